@@ -18,8 +18,8 @@ from okgin.layoffs import best_layoffs
 from okgin.melds import (
     Arrangement,
     arrangement_of_mask,
-    best_discard_of_mask,
     deadwood_of_mask,
+    discard_deadwood_of_mask,
     meld_kind_of_mask,
 )
 from okgin.rules import Rules
@@ -183,7 +183,7 @@ class Hand:
         hand = self._hands[seat]
         cards = [c for c in cards_of_mask(hand) if c != self.taken]
         actions: list[PlayerAction] = [Discard(seat, c) for c in cards]
-        if best_discard_of_mask(hand)[0] <= self.knock_limit:
+        if discard_deadwood_of_mask(hand) <= self.knock_limit:
             limit = self.knock_limit
             actions += [Knock(seat, c) for c in cards if deadwood_of_mask(hand ^ c.mask) <= limit]
         if self.rules.big_gin_bonus is not None and deadwood_of_mask(hand) == 0:
