@@ -181,6 +181,16 @@ def cards_of_mask(mask: int) -> tuple[Card, ...]:
     )
 
 
+def indices_of_mask(mask: int) -> list[int]:
+    """The card indices whose bits are set in ``mask``, lowest first."""
+    indices = []
+    while mask:
+        low = mask & -mask
+        indices.append(low.bit_length() - 1)
+        mask ^= low
+    return indices
+
+
 def mask_of(cards: Iterable[Card]) -> int:
     """The bit mask of a collection of cards."""
     mask = 0

@@ -109,6 +109,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_in_terminal(args.rules, args.opponent, args.seed)
 
 
+def _cmd_sim(args: argparse.Namespace) -> int:
+    from okgin.sim import sim_command
+
+    return sim_command(
+        args.players, matches=args.matches, rules=args.rules, seed=args.seed, jobs=args.jobs,
+        budget=args.budget, records=args.records, as_json=args.json, progress=not args.quiet,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="okgin", description="Oklahoma Gin, done properly.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -125,9 +134,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("play", help="play a game in the terminal against the computer")
     p.add_argument("--rules", default="oklahoma", help="a preset (default: oklahoma)")
-    p.add_argument("--opponent", default="simple", help="the computer player's level")
+    p.add_argument("--opponent", default="normal", help="the computer player's level (default normal)")
     p.add_argument("--seed", type=int, default=None, help="seed the shuffles")
     p.set_defaults(run=_cmd_play)
+
+    p = commands.add_parser("sim", help="play matches between computer players and report")
+    p.add_argument("players", nargs="+", help="two to four levels, e.g. hard simple")
+    p.add_argument("--matches", type=int, default=200, help="matches to play (default 200)")
+    p.add_argument("--rules", default="oklahoma", help="a preset (default: oklahoma)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="processes to run (default 1)")
+    p.add_argument("--budget", type=float, default=None, help="seconds per hard decision")
+    p.add_argument("--records", default=None, help="keep every match's record in this folder")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_cmd_sim)
     return parser
 
 

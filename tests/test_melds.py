@@ -244,3 +244,13 @@ def test_every_ten_card_example_in_the_deck_order() -> None:
         assert discard_deadwood_of_mask(mask | 1 << order[(start + 10) % 52]) == min(
             brute_discards(mask | 1 << order[(start + 10) % 52]).values()
         )
+
+
+
+def test_eleven_cards_of_three_ranks_and_aces_discard_to_the_least() -> None:
+    # A draft of the solver answered 99 here (no discard found), which crashed legal_actions.
+    hand = mask_of(parse_cards("AC 3C 4C AD 3D 4D AH 3H 4H 3S 4S"))
+    least = min(brute_discards(hand).values())
+    assert discard_deadwood_of_mask(hand) == least
+    value, index = best_discard_of_mask(hand)
+    assert value == least == deadwood_of_mask(hand & ~(1 << index))

@@ -6,25 +6,34 @@ import random
 from collections.abc import Callable
 
 from okgin.bots.base import Player
+from okgin.bots.easy import EasyPlayer
+from okgin.bots.hard import DEFAULT_BUDGET, HardPlayer
+from okgin.bots.normal import NormalPlayer
 from okgin.bots.random_player import RandomPlayer
 from okgin.bots.simple import SimplePlayer
 from okgin.errors import OkginError
 
-_LEVELS: dict[str, Callable[[random.Random], Player]] = {
-    "random": RandomPlayer,
-    "simple": SimplePlayer,
+_LEVELS: dict[str, Callable[[random.Random, float | None], Player]] = {
+    "random": lambda rng, budget: RandomPlayer(rng),
+    "simple": lambda rng, budget: SimplePlayer(rng),
+    "easy": lambda rng, budget: EasyPlayer(rng),
+    "normal": lambda rng, budget: NormalPlayer(rng),
+    "hard": HardPlayer,
 }
 
 LEVELS = tuple(_LEVELS)
 
 
-def make_player(level: str, rng: random.Random | None = None) -> Player:
-    """A computer player of ``level``. Raises OkginError naming the levels there are."""
+def make_player(
+    level: str, rng: random.Random | None = None, budget: float | None = None
+) -> Player:
+    """A computer player of ``level``; ``budget`` is the seconds `hard` may think per
+    decision (default ``DEFAULT_BUDGET``). Raises OkginError naming the levels there are."""
     try:
         factory = _LEVELS[level]
     except KeyError:
         raise OkginError(f"no player {level!r}; the players are " + ", ".join(_LEVELS)) from None
-    return factory(rng or random.Random())
+    return factory(rng or random.Random(), budget)
 
 
-__all__ = ["LEVELS", "Player", "make_player"]
+__all__ = ["DEFAULT_BUDGET", "LEVELS", "Player", "make_player"]

@@ -1,0 +1,112 @@
+"""Benchmark the computer players' speed (a script, not a test).
+
+    python bench/bench_bots.py [--hands N] [--matches M] [--seed S] [--budget SECONDS]
+
+1. ``simple`` against ``simple``: N seeded hands of ``oklahoma`` played in this one process
+   through the engine (``play_hand``: every decision gets a fresh ``SeatView``), in hands per
+   second, beside OpenSpiel's simple gin rummy bot playing itself (``bench/peers.py``; its
+   Oklahoma knock rule on) on N hands in the same run, as a ratio. OpenSpiel is looked for in
+   this interpreter, then in ``/tmp/benchvenv`` (or ``$OKGIN_PEER_PYTHON``); it is left out
+   when neither has it.
+2. Decision time of ``normal`` and ``hard`` (at its default budget unless ``--budget``): M
+   matches each against ``simple`` (paired deals, one process), p50/p95/p99 per decision.
+
+The targets (docs/bots.md): simple >= 400 hands/s; normal p95 <= 10 ms; hard p95 <= 250 ms
+and p99 <= 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from okgin.bots import DEFAULT_BUDGET, make_player  # noqa: E402
+from okgin.hand import Deal, Hand  # noqa: E402
+from okgin.rules import preset  # noqa: E402
+from okgin.runner import play_hand  # noqa: E402
+from okgin.sim import SimConfig, report, run  # noqa: E402
+
+PEER_PYTHON = os.environ.get("OKGIN_PEER_PYTHON", "/tmp/benchvenv/bin/python")
+
+
+def simple_selfplay(hands: int, seed: int) -> float:
+    """Hands per second of ``simple`` playing itself under ``oklahoma`` in this process."""
+    rules = preset("oklahoma")
+    rng = random.Random(seed)
+    players = [make_player("simple", random.Random(seed + s)) for s in range(2)]
+    deals = [Deal.shuffle(rules, rng) for _ in range(hands)]
+    start = time.perf_counter()
+    for number, deal in enumerate(deals):
+        play_hand(Hand(rules, number % 2, deal), players, rng)
+    return hands / (time.perf_counter() - start)
+
+
+def openspiel_selfplay(hands: int, seed: int) -> float | None:
+    """OpenSpiel's simple bot playing itself, hands per second, or None without OpenSpiel."""
+    try:
+        from peers import openspiel_simple_selfplay
+    except ImportError:
+        return None
+    rate = openspiel_simple_selfplay(hands, seed, oklahoma=True)
+    if rate is not None or not Path(PEER_PYTHON).exists():
+        return rate
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from peers import openspiel_simple_selfplay;"
+        "print(openspiel_simple_selfplay(int(sys.argv[2]), int(sys.argv[3]), oklahoma=True))"
+    )
+    done = subprocess.run(
+        [PEER_PYTHON, "-c", code, str(ROOT / "bench"), str(hands), str(seed)],
+        capture_output=True, text=True, check=False,
+    )
+    text = done.stdout.strip()
+    return float(text) if done.returncode == 0 and text not in ("", "None") else None
+
+
+def decision_times(level: str, matches: int, seed: int, budget: float | None) -> dict[str, float]:
+    """p50/p95/p99 in ms of ``level``'s decisions over ``matches`` matches against simple."""
+    config = SimConfig((level, "simple"), matches, preset("oklahoma"), seed=seed, budget=budget)
+    entrant = report(config, run(config))["entrants"][0]
+    return {key: entrant[key] for key in ("decisions", "p50_ms", "p95_ms", "p99_ms")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", type=float, default=None)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    ours = simple_selfplay(args.hands, args.seed)
+    peer = openspiel_selfplay(args.hands, args.seed)
+    times = {
+        level: decision_times(level, args.matches, args.seed, args.budget)
+        for level in ("normal", "hard")
+    }
+    if args.json:
+        print(json.dumps({"simple_hands_per_s": ours, "openspiel_hands_per_s": peer, **times}))
+        return
+    print(f"simple vs simple, {args.hands} oklahoma hands, one process: {ours:,.0f} hands/s")
+    if peer is None:
+        print("OpenSpiel simple bot: not installed")
+    else:
+        print(f"OpenSpiel simple bot vs itself (C++, oklahoma=true): {peer:,.0f} hands/s; "
+              f"okgin/OpenSpiel = {ours / peer:.1f}x")
+    budget = args.budget if args.budget is not None else DEFAULT_BUDGET
+    for level, t in times.items():
+        extra = f" (budget {budget * 1000:.0f} ms)" if level == "hard" else ""
+        print(f"{level}{extra}: {t['decisions']:.0f} decisions in {args.matches} matches vs simple: "
+              f"p50 {t['p50_ms']:.2f} ms, p95 {t['p95_ms']:.2f} ms, p99 {t['p99_ms']:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
