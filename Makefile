@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit bench clean
+.PHONY: play test lint typecheck unit chromium bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The web game at http://127.0.0.1:8000, games kept in ./okgin.db (SQLite).
 play: $(STAMP)
-	$(BIN)/okgin play
+	$(BIN)/okgin serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check okgin tests bench
@@ -21,14 +22,22 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy okgin
 
-unit: $(STAMP)
+# The browser tests drive Debian's Chromium through Playwright (no browser download).
+chromium:
+	command -v chromium || (apt-get update && apt-get install -y chromium)
+
+unit: $(STAMP) chromium
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
 
+# Benchmarks (not tests): the meld solver and the simple bot beside their OpenSpiel/RLCard
+# peers, the computer players' decision times, and 200 games over WebSockets.
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/bench_melds.py
+	$(BIN)/python bench/bench_bots.py
+	$(BIN)/python bench/bench_load.py --games 200 --think 1.0
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -109,6 +109,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_in_terminal(args.rules, args.opponent, args.seed)
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from okgin.server import create_app
+
+    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
+    uvicorn.run(
+        create_app(args.db), host=args.host, port=args.port, log_level="warning",
+        ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
+    )
+    return 0
+
+
 def _cmd_sim(args: argparse.Namespace) -> int:
     from okgin.sim import sim_command
 
@@ -149,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_sim)
+
+    p = commands.add_parser("serve", help="serve the web game (http://127.0.0.1:8000)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on")
+    p.add_argument("--db", default="sqlite:///okgin.db", help="SQLAlchemy URL of the game store")
+    p.set_defaults(run=_cmd_serve)
     return parser
 
 

@@ -1,0 +1,59 @@
+"""Where computer players think, off the event loop, so no game waits for another's.
+
+Quick levels think in a worker thread. `hard` searches for up to a time budget per
+decision, holding the interpreter lock meanwhile, so it thinks in a separate process:
+the server's own process stays free to acknowledge every other game's actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor
+
+import anyio.to_thread
+
+from okgin.actions import PlayerAction
+from okgin.bots import Player, make_player
+from okgin.errors import OkginError
+from okgin.view import SeatView
+
+SEARCHING = frozenset({"hard"})
+_FALLBACK = {"easy": "random", "normal": "simple", "hard": "simple"}
+
+
+def computer_player(level: str, rng: random.Random) -> Player:
+    """The computer player of ``level``, or the nearest level there is while it is missing."""
+    try:
+        return make_player(level, rng)
+    except OkginError:
+        return make_player(_FALLBACK.get(level, "simple"), rng)
+
+
+def _decide(level: str, seed: int, view: SeatView) -> PlayerAction:
+    """In a worker process: one decision by a fresh player (players keep no state between turns)."""
+    return computer_player(level, random.Random(seed)).act(view)
+
+
+class Thinking:
+    """Runs decisions: threads for quick levels, a process pool (made on first use) for searches."""
+
+    def __init__(self, processes: int | None = None) -> None:
+        self.processes = processes or max(1, (os.cpu_count() or 2) - 1)
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def decide(self, level: str, player: Player, view: SeatView, rng: random.Random) -> PlayerAction:
+        if level not in SEARCHING:
+            return await anyio.to_thread.run_sync(player.act, view)
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")  # never fork a threaded server
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, _decide, level, rng.getrandbits(64), view)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,96 @@
+"""Playing the page as a person would: by mouse (clicks) or by keyboard alone."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+POINTS = {r: min(i + 1, 10) for i, r in enumerate("A23456789TJQK")}
+WAIT = 20_000
+
+
+def wait_my_move(page: Page) -> str:
+    """Wait until the person may act; return body's data-turn: you, hand-over or over."""
+    page.wait_for_selector('body[data-turn="you"], body[data-turn="hand-over"], body[data-turn="over"]',
+                           timeout=WAIT)
+    return str(page.evaluate("document.body.dataset.turn"))
+
+
+def discard_choice(page: Page) -> str:
+    """The card to throw: the highest unmatched card that may be discarded."""
+    loose = page.eval_on_selector_all("#hand .group:not(.meld) .card:not(.taken)",
+                                      "els => els.map(e => e.dataset.card)")
+    if not loose:
+        loose = page.eval_on_selector_all("#hand .card:not(.taken)", "els => els.map(e => e.dataset.card)")
+    return str(max(loose, key=lambda c: (POINTS[c[0]], c)))
+
+
+def ending_button(page: Page) -> str | None:
+    for word in ("Big Gin", "Gin (", "Knock ("):
+        button = page.locator("#actions button", has_text=word)
+        if button.count():
+            return word
+    return None
+
+
+def mouse_turn(page: Page) -> str:
+    """Play one move by mouse; return what was done."""
+    turn = wait_my_move(page)
+    if turn != "you":
+        return turn
+    phase = str(page.evaluate("document.body.dataset.phase"))
+    before = page.evaluate("document.body.dataset.seq")
+    if phase in ("offer", "last-chance"):
+        page.click("#actions button:text-is('Pass')")
+    elif phase == "draw":
+        page.click("#stock")
+    else:
+        word = ending_button(page)
+        if word:
+            page.locator("#actions button", has_text=word).click()
+        else:
+            card = discard_choice(page)
+            page.click(f'#hand .card[data-card="{card}"]')
+            page.click(f'#hand .card[data-card="{card}"]')
+    moved(page, before)
+    return phase
+
+
+def keyboard_turn(page: Page) -> str:
+    """Play one move with the keyboard alone; return the phase played."""
+    turn = wait_my_move(page)
+    if turn != "you":
+        return turn
+    phase = str(page.evaluate("document.body.dataset.phase"))
+    before = page.evaluate("document.body.dataset.seq")
+    if phase in ("offer", "last-chance", "draw"):
+        page.keyboard.press("s")
+    elif ending_button(page):
+        press_until_focused(page, "e => e.closest('#actions') && /^(Gin|Knock|Big Gin)/.test(e.textContent)")
+        page.keyboard.press("Enter")
+    else:
+        card = discard_choice(page)
+        is_card = f"e => e.dataset.card === '{card}'"
+        press_until_focused(page, is_card, keys=("ArrowRight",), first="ArrowLeft")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Enter")
+    moved(page, before)
+    return phase
+
+
+def moved(page: Page, before: str) -> None:
+    """Wait until the page has shown a new state (or it is no longer the person's move)."""
+    changed = f"document.body.dataset.seq !== '{before}' || document.body.dataset.turn !== 'you'"
+    page.wait_for_function(changed, timeout=WAIT)
+
+
+def press_until_focused(page: Page, test: str, keys: tuple[str, ...] = ("Tab",), first: str = "") -> None:
+    """Press ``keys`` until the focused element passes ``test`` (a JavaScript predicate)."""
+    if first:
+        for _ in range(12):
+            page.keyboard.press(first)
+    for _ in range(40):
+        if page.evaluate(f"(() => {{ const e = document.activeElement; return !!e && ({test})(e); }})()"):
+            return
+        for key in keys:
+            page.keyboard.press(key)
+    raise AssertionError(f"could not reach {test} by keyboard")

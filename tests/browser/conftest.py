@@ -1,0 +1,62 @@
+"""Browser fixtures: a real server, and Debian's Chromium driven by Playwright (no download)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent.parent))
+
+from playwright.sync_api import Browser, Page, sync_playwright
+from server_process import ServerProcess
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).parents[2] / "artifacts"
+FAST = {"speed": "instant", "levels": ["normal"]}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed (make test installs it)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path / "games.db").start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
+    """A fresh page at desktop width, with instant opponents, showing a new game."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(
+        "if (!localStorage.getItem('okgin.options')) "
+        f"localStorage.setItem('okgin.options', '{json.dumps(FAST)}')"
+    )
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(server.url)
+    opened.wait_for_selector("#hand .card")
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

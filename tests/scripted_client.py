@@ -1,0 +1,150 @@
+"""A scripted player over the WebSocket protocol, for the server tests, the load benchmark
+and the crash test: it plays seat 0 with a plain strategy and keeps every frame it gets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import websockets
+
+T = TypeVar("T")
+CARD = re.compile(r"\b[A2-9TJQK][CDHS]\b")
+CARD_POINTS = {r: min(i + 1, 10) for i, r in enumerate("A23456789TJQK")}
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` to its end in a thread of its own, so it never meets another event loop
+    (Playwright's sync API keeps one running in the main thread during the browser tests)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def choose(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The next message to send for the person's seat, or None when the game is over."""
+    view = state["view"]
+    if state["final"] is not None:
+        return None
+    if view["result"] is not None:
+        return {"type": "next"}
+    legal = view["legal"]
+    if not legal:
+        raise AssertionError("asked to move when not our turn")
+    knocks = view["knock_options"]
+    if knocks:
+        card = min(knocks, key=lambda c: (knocks[c], c))
+        return {"type": "act", "action": f"knock {card}"}
+    if "big-gin" in legal:
+        return {"type": "act", "action": "big-gin"}
+    if "draw" in legal:
+        return {"type": "act", "action": "draw"}
+    if "pass" in legal:
+        return {"type": "act", "action": "pass"}
+    loose = [c for c in view["arrangement"]["unmatched"] if f"discard {c}" in legal]
+    pool = loose or [a.split()[1] for a in legal if a.startswith("discard ")]
+    card = max(pool, key=lambda c: (CARD_POINTS[c[0]], c))
+    return {"type": "act", "action": f"discard {card}"}
+
+
+def my_move(state: dict[str, Any]) -> bool:
+    view = state["view"]
+    return state["final"] is not None or view["result"] is not None or view["to_act"] == 0
+
+
+class Client:
+    """One connection: ``request`` sends a message and waits for its answer."""
+
+    def __init__(self, socket: Any) -> None:
+        self.socket = socket
+        self.frames: list[str] = []
+        self.state: dict[str, Any] | None = None
+        self.game: str | None = None
+        self.latencies: list[float] = []
+        self._next_id = 1
+
+    @classmethod
+    async def connect(cls, url: str) -> Client:
+        return cls(await websockets.connect(url, max_size=2**22))
+
+    async def close(self) -> None:
+        await self.socket.close()
+
+    async def receive(self, timeout: float = 30.0) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.socket.recv(), timeout)
+        self.frames.append(text)
+        message: dict[str, Any] = json.loads(text)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "joined":
+            self.game = message["game"]
+        return message
+
+    async def request(self, message: dict[str, Any], timeout: float = 30.0) -> dict[str, Any]:
+        """Send ``message`` with a fresh id; return its ack, error or hint (states are kept)."""
+        ident = self._next_id
+        self._next_id += 1
+        started = time.perf_counter()
+        await self.socket.send(json.dumps({**message, "id": ident}))
+        while True:
+            answer = await self.receive(timeout)
+            if answer.get("id") == ident and answer["type"] in ("ack", "error", "hint"):
+                if answer["type"] == "ack":
+                    self.latencies.append(time.perf_counter() - started)
+                return answer
+
+    async def open_game(self, message: dict[str, Any], timeout: float = 30.0) -> dict[str, Any]:
+        """Send a new or join message and return the first state."""
+        await self.socket.send(json.dumps(message))
+        while True:
+            answer = await self.receive(timeout)
+            if answer["type"] == "error":
+                raise AssertionError(answer["message"])
+            if answer["type"] == "state":
+                return answer
+
+    async def wait_my_move(self, timeout: float = 30.0) -> dict[str, Any]:
+        """Wait until the person may move (or the hand or game is over)."""
+        while self.state is None or not my_move(self.state):
+            await self.receive(timeout)
+        return self.state
+
+    async def step(self) -> bool:
+        """Make one move; False when the game is over."""
+        state = await self.wait_my_move()
+        message = choose(state)
+        if message is None:
+            return False
+        answer = await self.request(message)
+        if answer["type"] == "error":
+            raise AssertionError(f"{message}: {answer['message']}")
+        return True
+
+    async def play(self, max_moves: int = 5000) -> dict[str, Any]:
+        for _ in range(max_moves):
+            if not await self.step():
+                assert self.state is not None
+                return self.state
+        raise AssertionError("the game did not end")
+
+
+def assert_fair(frames: list[str]) -> None:
+    """No state frame holds a card the seat could not see: its hand, or cards shown face up."""
+    seen: set[str] = set()
+    for text in frames:
+        message = json.loads(text)
+        if message["type"] != "state":
+            continue
+        view = message["view"]
+        if view["result"] is not None:
+            seen = set()  # the hand is over: everything is revealed, the next hand starts afresh
+            continue
+        seen |= set(view["hand"]) | set(view["discards"]) | {view["upcard"]}
+        seen |= {card for taken in view["picked"] for card in taken}
+        seen |= {a.split()[2] for a in view["history"] if " discard " in a}
+        leaked = set(CARD.findall(text)) - seen
+        assert not leaked, f"frame shows {sorted(leaked)}: {text[:200]}"
