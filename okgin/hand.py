@@ -283,8 +283,13 @@ class Hand:
     def apply(self, action: Action) -> None:
         """Play ``action``. Raises IllegalActionError (changing nothing) if it is not legal."""
         self.verify(action)
-        self.actions.append(action)
-        self.public_actions.append(Reshuffle(()) if isinstance(action, Reshuffle) else action)
+        if isinstance(action, Reshuffle):
+            self.actions.append(action)
+            self.public_actions.append(Reshuffle(()))
+        else:
+            action = _shared(action)
+            self.actions.append(action)
+            self.public_actions.append(action)
         if isinstance(action, Reshuffle):
             self._stock[:0] = list(reversed(action.stock))
             self._discards = self._discards[-1:]
@@ -398,6 +403,19 @@ class Hand:
             shown=shown, knocker_melds=knocker_melds,
         )
         self.phase, self.to_act, self.taken = Phase.OVER, None, None
+
+
+_SHARED: dict[PlayerAction, PlayerAction] = {}
+
+
+def _shared(action: PlayerAction) -> PlayerAction:
+    """One instance of each plain action for all hands: a server keeps many games' actions.
+
+    Knocks naming their melds are kept as they come (there are too many to share).
+    """
+    if isinstance(action, Knock) and action.melds is not None:
+        return action
+    return _SHARED.setdefault(action, action)
 
 
 def _named_arrangement(action: Knock, rest: int) -> Arrangement:
