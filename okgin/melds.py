@@ -108,7 +108,34 @@ def _options(c: int, d: int, h: int, s: int, ranks: int) -> list[tuple[int, int,
     return combos
 
 
-def _solve(c: int, d: int, h: int, s: int, ranks: int, discard: bool, best: int) -> int:
+def _subsets(threes: int) -> list[int]:
+    """Every subset of the ranks ``threes``, the most ranks first (they tend to win)."""
+    subsets = [0]
+    while threes:
+        r = threes & -threes
+        threes ^= r
+        subsets = [*map(r.__or__, subsets), *subsets]
+    return subsets
+
+
+_SUBSETS = [_subsets(_m) if _m.bit_count() <= 4 else [] for _m in range(8192)]
+"""``_subsets`` of every mask of up to four ranks (else empty: made when needed)."""
+
+
+def _solve(
+    c: int,
+    d: int,
+    h: int,
+    s: int,
+    ranks: int,
+    discard: bool,
+    best: int,
+    *,
+    _run: list[int] = RUN_DEADWOOD,
+    _delta: list[int] = _DELTA,
+    _capable: list[int] = _RUN_CAPABLE,
+    _all_subsets: list[list[int]] = _SUBSETS,
+) -> int:
     """Least deadwood of the suits c, d, h, s (after the best discard if ``discard``).
 
     The least of that and ``best``, which is the value of some way (such as no sets).
@@ -119,9 +146,10 @@ def _solve(c: int, d: int, h: int, s: int, ranks: int, discard: bool, best: int)
     as good as the set of four and a discard from the set). A rank none of whose cards can
     be in a run always makes its set, or with a discard, for a three, may instead lose one
     card to the discard, keeping two as deadwood (``extra``). Two or more fours of a kind
-    (rare) try every way. Written out long: comprehensions and generators cost here.
+    (rare) try every way. Written out long, with chained comparisons rather than ``min``:
+    calls, comprehensions and generators cost here.
     """
-    run, delta, capable = RUN_DEADWOOD, _DELTA, _RUN_CAPABLE
+    run, delta = _run, _delta
     fours = c & d & h & s & ranks
     if fours & (fours - 1):
         for a, b, e, f in _options(c, d, h, s, ranks):
@@ -132,7 +160,7 @@ def _solve(c: int, d: int, h: int, s: int, ranks: int, discard: bool, best: int)
             if value < best:
                 best = value
         return best
-    k0, k1, k2, k3 = capable[c], capable[d], capable[h], capable[s]
+    k0, k1, k2, k3 = _capable[c], _capable[d], _capable[h], _capable[s]
     free = ranks & ~(k0 | k1 | k2 | k3)
     k0, k1, k2, k3 = k0 & fours, k1 & fours, k2 & fours, k3 & fours
     extra = 1 << 30  # with a discard: what discarding a card of a free rank adds
@@ -143,13 +171,10 @@ def _solve(c: int, d: int, h: int, s: int, ranks: int, discard: bool, best: int)
         ranks ^= free
         c, d, h, s = c & ~free, d & ~free, h & ~free, s & ~free
     threes = ranks ^ fours
-    subsets = [0]  # the most sets first, as they tend to win
-    while threes:
-        r = threes & -threes
-        threes ^= r
-        subsets = [*map(r.__or__, subsets), *subsets]
-    top = fours.bit_length() - 1
-    run4, delta4 = _RUN_WITHOUT[top], _DELTA_WITHOUT[top]
+    subsets = _all_subsets[threes] or _subsets(threes)
+    if fours:
+        top = fours.bit_length() - 1
+        run4, delta4 = _RUN_WITHOUT[top], _DELTA_WITHOUT[top]
     # A discard changes a value by -10 at the least, so a way whose value before the discard
     # is 10 or more above the best is not finished.
     for sub in subsets:
@@ -164,23 +189,87 @@ def _solve(c: int, d: int, h: int, s: int, ranks: int, discard: bool, best: int)
                 if value < best:
                     best = value
             else:
-                e0, e1, e2, e3 = delta4[m0], delta4[m1], delta4[m2], delta4[m3]
-                if total - 10 < best:  # 0: discard from the set of four
-                    best = min(best, total + min(0, e0, e1, e2, e3))
-                if k0 and total - w0 + f0 - 10 < best:
-                    best = min(best, total - w0 + f0 + min(delta[m0], e1, e2, e3, extra))
-                if k1 and total - w1 + f1 - 10 < best:
-                    best = min(best, total - w1 + f1 + min(e0, delta[m1], e2, e3, extra))
-                if k2 and total - w2 + f2 - 10 < best:
-                    best = min(best, total - w2 + f2 + min(e0, e1, delta[m2], e3, extra))
-                if k3 and total - w3 + f3 - 10 < best:
-                    best = min(best, total - w3 + f3 + min(e0, e1, e2, delta[m3], extra))
+                # e01: the best discard change from suits 0 and 1 (the four out) or ``extra``
+                e01, e23 = delta4[m0], delta4[m2]
+                a = delta4[m1]
+                if a < e01:
+                    e01 = a
+                if extra < e01:
+                    e01 = extra
+                a = delta4[m3]
+                if a < e23:
+                    e23 = a
+                if extra < e23:
+                    e23 = extra
+                if total - 10 < best:
+                    value = e01 if e01 < e23 else e23
+                    if value > 0:  # discard from the set of four
+                        value = 0
+                    value += total
+                    if value < best:
+                        best = value
+                if k0 or k1:  # a set of three, leaving out the card of suit 0 or 1
+                    if k0:
+                        value = total - w0 + f0 - 10
+                        if value < best:
+                            a = delta4[m1]
+                            if e23 < a:
+                                a = e23
+                            b = delta[m0]
+                            value += 10 + (a if a < b else b)
+                            if value < best:
+                                best = value
+                    if k1:
+                        value = total - w1 + f1 - 10
+                        if value < best:
+                            a = delta4[m0]
+                            if e23 < a:
+                                a = e23
+                            b = delta[m1]
+                            value += 10 + (a if a < b else b)
+                            if value < best:
+                                best = value
+                if k2 or k3:
+                    if k2:
+                        value = total - w2 + f2 - 10
+                        if value < best:
+                            a = delta4[m3]
+                            if e01 < a:
+                                a = e01
+                            b = delta[m2]
+                            value += 10 + (a if a < b else b)
+                            if value < best:
+                                best = value
+                    if k3:
+                        value = total - w3 + f3 - 10
+                        if value < best:
+                            a = delta4[m2]
+                            if e01 < a:
+                                a = e01
+                            b = delta[m3]
+                            value += 10 + (a if a < b else b)
+                            if value < best:
+                                best = value
         value = f0 + f1 + f2 + f3
         if not discard:
             if value < best:
                 best = value
         elif value - 10 < best:
-            best = min(best, value + min(delta[m0], delta[m1], delta[m2], delta[m3], extra))
+            a = delta[m0]
+            b = delta[m1]
+            if b < a:
+                a = b
+            b = delta[m2]
+            if b < a:
+                a = b
+            b = delta[m3]
+            if b < a:
+                a = b
+            if extra < a:
+                a = extra
+            value += a
+            if value < best:
+                best = value
     return best
 
 
@@ -257,20 +346,102 @@ def discard_deadwood_of_mask(
         return (p >> 39) + a
     best = (p >> 39) + a
     count, ranks, four, r1, d1, r2, d2, n2 = _plan[flags]
-    if p & four or count > 2:
+    if p & four:
+        if count > 1:
+            return _solve(c, d, h, s, ranks, True, best)
+        # a four of a kind alone: its set of four and a discard (from it, or not), or a set
+        # of three leaving the card of one suit to its runs (``_solve``, written out)
+        w0 = r1[c]
+        w1 = r1[d]
+        w2 = r1[h]
+        w3 = r1[s]
+        total = w0 + w1 + w2 + w3
+        e01 = d1[c]  # the best discard change from suits 0 and 1, the four out; e23 likewise
+        b = d1[d]
+        if b < e01:
+            e01 = b
+        e23 = d1[h]
+        b = d1[s]
+        if b < e23:
+            e23 = b
+        if total - 10 < best:
+            value = e01 if e01 < e23 else e23
+            if value > 0:
+                value = 0
+            value += total
+            if value < best:
+                best = value
+        value = total - w0 + _run[c] - 10
+        if value < best:
+            a = d1[d]
+            if e23 < a:
+                a = e23
+            b = _delta[c]
+            value += 10 + (a if a < b else b)
+            if value < best:
+                best = value
+        value = total - w1 + _run[d] - 10
+        if value < best:
+            a = d1[c]
+            if e23 < a:
+                a = e23
+            b = _delta[d]
+            value += 10 + (a if a < b else b)
+            if value < best:
+                best = value
+        value = total - w2 + _run[h] - 10
+        if value < best:
+            a = d1[s]
+            if e01 < a:
+                a = e01
+            b = _delta[h]
+            value += 10 + (a if a < b else b)
+            if value < best:
+                best = value
+        value = total - w3 + _run[s] - 10
+        if value < best:
+            a = d1[h]
+            if e01 < a:
+                a = e01
+            b = _delta[s]
+            value += 10 + (a if a < b else b)
+            if value < best:
+                best = value
+        return best
+    if count > 2:
         return _solve(c, d, h, s, ranks, True, best)
     # each way below: run deadwood, then (unless it cannot win: a discard saves at most 10)
     # the best discard's change
     value = r1[c] + r1[d] + r1[h] + r1[s]
     if value - 10 < best:
-        value += min(d1[c], d1[d], d1[h], d1[s])
+        a = d1[c]
+        b = d1[d]
+        if b < a:
+            a = b
+        b = d1[h]
+        if b < a:
+            a = b
+        b = d1[s]
+        if b < a:
+            a = b
+        value += a
         if value < best:
             best = value
     if count == 1:
         return best
     value = r2[c] + r2[d] + r2[h] + r2[s]
     if value - 10 < best:
-        value += min(d2[c], d2[d], d2[h], d2[s])
+        a = d2[c]
+        b = d2[d]
+        if b < a:
+            a = b
+        b = d2[h]
+        if b < a:
+            a = b
+        b = d2[s]
+        if b < a:
+            a = b
+        value += a
         if value < best:
             best = value
     c &= n2
@@ -279,7 +450,17 @@ def discard_deadwood_of_mask(
     s &= n2
     value = r1[c] + r1[d] + r1[h] + r1[s]
     if value - 10 < best:
-        value += min(d1[c], d1[d], d1[h], d1[s])
+        a = d1[c]
+        b = d1[d]
+        if b < a:
+            a = b
+        b = d1[h]
+        if b < a:
+            a = b
+        b = d1[s]
+        if b < a:
+            a = b
+        value += a
         if value < best:
             best = value
     return best
