@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -204,10 +204,3 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
     deck = list(DECK)
     rng.shuffle(deck)
     return deck
-
-
-def sort_cards(cards: Sequence[Card], by: str = "suit") -> list[Card]:
-    """Cards sorted by suit then rank ("suit") or by rank then suit ("rank")."""
-    if by == "rank":
-        return sorted(cards, key=lambda c: (c.rank, c.suit))
-    return sorted(cards, key=lambda c: (c.suit, c.rank))

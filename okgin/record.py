@@ -53,12 +53,15 @@ def _cards(values: object) -> list[Card]:
     return [parse_card(_text(v, "a card")) for v in values]
 
 
+def record_head(rules: Rules, players: Sequence[str]) -> dict[str, Any]:
+    """A record with no hands yet: the format, the rules and the players."""
+    return {"format": FORMAT, "rules": rules.to_json(), "players": list(players), "hands": []}
+
+
 def match_to_record(match: Match, players: Sequence[str]) -> dict[str, Any]:
     """The record of a match so far (finished hands and the one in progress)."""
     return {
-        "format": FORMAT,
-        "rules": match.rules.to_json(),
-        "players": list(players),
+        **record_head(match.rules, players),
         "hands": [
             {
                 "dealer": hand.dealer,

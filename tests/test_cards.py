@@ -14,7 +14,6 @@ from okgin.cards import (
     mask_of,
     parse_card,
     parse_cards,
-    sort_cards,
 )
 from okgin.errors import NotationError
 
@@ -91,9 +90,3 @@ def test_parse_cards_rejects_a_card_named_twice_and_a_bad_token():
         parse_cards("TS 10S")
     with pytest.raises(NotationError, match=r"'XX' is not a card"):
         parse_cards("7S XX 8S")
-
-
-def test_sort_cards_by_suit_or_rank():
-    cards = parse_cards("KS 2H 2C AS")
-    assert format_cards(sort_cards(cards)) == "2C 2H AS KS"
-    assert format_cards(sort_cards(cards, by="rank")) == "AS 2C 2H KS"

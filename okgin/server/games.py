@@ -1,8 +1,8 @@
 """Games in play: the authoritative Match of each game, its computer players and watchers.
 
 Every change goes: verify with the engine, apply, save the record, then tell the seats.
-Computer players decide in a worker thread, so a slow decision in one game never holds
-up another game's acknowledgement.
+Computer players decide off the event loop (``thinking``: a thread, or a process for
+`hard`), so a slow decision in one game never holds up another game's acknowledgement.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from okgin.coach import advice, hint
 from okgin.errors import IllegalActionError
 from okgin.hand import Hand, play_chance
 from okgin.match import Match
-from okgin.record import deal_to_json, match_to_record, replay
+from okgin.record import deal_to_json, match_to_record, record_head, replay
 from okgin.rules import Rules
 from okgin.server.protocol import (
     advice_json,
@@ -140,7 +140,7 @@ class Game:
             if not hands[number].over:
                 break
             self._written.append(_hand_record(hands[number]))
-        record = match_to_record(Match(self.match.rules), self.names)  # the head, no hands
+        record = record_head(self.match.rules, self.names)
         record["hands"] = self._written + [self._current_record(h) for h in hands[len(self._written):]]
         return record
 
