@@ -107,6 +107,7 @@ class Game:
             # levels[seat - 1]: the computer level of each seat after the first (null: a person).
             "levels": list(levels[1:]), "seat_levels": list(levels), "rules": self._rules,
             "hand_number": len(match.hands), "event": event, "view": view, "totals": list(match.totals),
+            "won": list(match.won),  # what counts toward the target (penalties do not)
             "sheet": sheet_json(match.hands),
             "final": final_json(match.final, match.rules) if match.final else None, "coach": coached,
         }

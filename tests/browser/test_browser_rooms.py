@@ -15,7 +15,7 @@ from conftest import new_context
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from server_process import ServerProcess
 
-RULES = {"preset": "oklahoma-multiplayer", "target": 25}
+RULES = {"preset": "oklahoma-multiplayer", "target": 10}
 WAIT = 20_000
 OPENED: list[BrowserContext] = []
 
@@ -109,7 +109,7 @@ def test_three_friends_play_to_the_end_watched_then_rematch(
     play_together(players)
     expect(watcher.locator("body")).to_have_attribute("data-turn", "over", timeout=WAIT)
     assert watcher.locator("#hand .card").count() == 0
-    bob.click("#rematch")
+    bob.click("#result-buttons button:text-is('Rematch')")
     for page in players:
         expect(page.locator("body")).not_to_have_attribute("data-turn", "over", timeout=WAIT)
     expect(host.locator("#seats")).to_contain_text("Bob")
@@ -142,5 +142,5 @@ def test_reload_away_computer_stand_in_and_return(browser: Browser, rooms_server
     back.wait_for_selector("#hand .card", timeout=WAIT)
     expect(host.locator('#seats .seat[data-seat="1"]')).not_to_contain_text("away", timeout=WAIT)
     play_together([host, back])
-    expect(host.locator("#rematch")).to_be_visible()
+    expect(host.locator("#result-buttons button:text-is('Rematch')")).to_be_visible()
     assert not errors, errors

@@ -7,7 +7,7 @@
   const code = match ? match[1] : null;
   const tokenKey = (room) => `okgin.room.${room}`;
   const LEVELS = ["easy", "normal", "hard"];
-  let send = null, room = null, you = null, nextId = 1 << 20, ticking = null;
+  let send = null, room = null, you = null, ticking = null;
 
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
@@ -19,7 +19,8 @@
     node.append(...children);
     return node;
   };
-  const request = (message) => send && send({ ...message, id: nextId++ });
+  // No ids: game.js numbers its own messages on this socket, and ids may only grow.
+  const request = (message) => send && send(message);
 
   // -- on the ordinary page: "Play with friends" ------------------------------------------
   function offerRooms() {
@@ -173,6 +174,18 @@
     request({ type: "enter", room: code, ...(token ? { token } : {}) });
   });
   document.addEventListener("okgin:message", (event) => receive(event.detail));
+  // At the end of a room's game the result's Rematch keeps the room and its seats (not a new solo game).
+  document.addEventListener("okgin:hand-over", (event) => {
+    if (!code || !event.detail.final) return;
+    for (const old of document.querySelectorAll("#result-buttons button")) {
+      if (old.textContent !== "Rematch") continue;
+      const button = el("button", { type: "button", text: "Rematch", on: () => {
+        document.getElementById("result").close();
+        request({ type: "rematch" });
+      } });
+      old.replaceWith(button);
+    }
+  });
   document.addEventListener("okgin:close", () => { if (code) banner.hidden = false; });
 
   const start = () => {
