@@ -90,7 +90,12 @@ class Connection:
         ident: int | None = None
         try:
             limited = self.limits.message()
-            message = parse_message(text)
+            try:
+                message = parse_message(text)
+            except ProtocolError:
+                if limited is not None:
+                    raise limited from None  # over the limit: that is the answer, whatever it was
+                raise
             ident = message.id
             if limited is not None:
                 raise limited  # refused, but answered with its id so the page knows which
