@@ -72,6 +72,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as error:
         raise OkginError(f"cannot read {args.file}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise OkginError(f"{args.file} is not UTF-8 text (byte {error.start}): a record is JSON") from None
     match, players = replay_text(text)
     summary = report(match)
     if args.json:
