@@ -116,9 +116,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from okgin.server import create_app
 
+    app = create_app(args.db)  # a store that cannot be opened stops here, in one line
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
     uvicorn.run(
-        create_app(args.db), host=args.host, port=args.port, log_level="warning",
+        app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
     )
     return 0

@@ -28,7 +28,7 @@ from okgin.server.protocol import (
     sheet_json,
     view_json,
 )
-from okgin.server.storage import Store
+from okgin.server.storage import StorageError, Store
 from okgin.server.thinking import Thinking, computer_player
 
 HUMAN = 0
@@ -123,7 +123,7 @@ class Game:
             if self.match.current is not None:
                 raise IllegalActionError("the hand in progress is not over")
             self.match.deal_next(self.rng)
-            self.save()
+            self._save_or_restore()
         self.broadcast("deal")
         self.wake_bots()
 
@@ -131,7 +131,18 @@ class Game:
         self.match.apply(action)
         hand = self.match.hands[-1]
         play_chance(hand, self.rng)
-        self.save()
+        self._save_or_restore()
+
+    def _save_or_restore(self) -> None:
+        """Save the change; if the store refuses, go back to what it holds ("failed" = no change)."""
+        try:
+            self.save()
+        except StorageError:
+            stored = self.store.load(self.id)
+            if stored is not None:
+                self.match, _ = replay(stored.record)
+                self._written, self._current = [], None
+            raise
 
     def record(self) -> dict[str, Any]:
         """The game record (with the deal: hidden cards). Finished hands are written once."""
