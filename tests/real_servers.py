@@ -151,6 +151,8 @@ class Redis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> Redis:
+        """Start (or, after ``stop``, start again on the same port: an outage and recovery)."""
+        self.dir.mkdir(exist_ok=True)
         command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                    "--appendonly", "no", "--dir", str(self.dir), "--daemonize", "no",
                    "--protected-mode", "yes", "--loglevel", "warning"]
