@@ -19,25 +19,26 @@ import tracemalloc
 
 from okgin.bots import make_player, memo
 from okgin.rules import preset
-from okgin.server.games import HUMAN, Game, Games
+from okgin.server.games import Game
 from okgin.server.storage import Store
 
+NAMES = ("You", "Ruby")
 
-def play_whole_game(games: Games, seed: int) -> Game:
-    """A new game against `normal`, played to its end with `simple` in seat 0."""
-    game = games.new(preset("oklahoma"), ["normal"], seed)
-    person = make_player("simple", random.Random(seed))
+
+def play_whole_game(store: Store, seed: int) -> Game:
+    """A new game against `normal`, played to its end with `simple` in seat 0, saved as it goes."""
+    game = Game.deal(preset("oklahoma"), seed)
+    store.create(game.id, ["normal"], game.record(NAMES))
+    players = [make_player("simple", random.Random(seed)), make_player("normal", random.Random(~seed))]
     while not game.match.over:
         hand = game.match.current
         if hand is None:
-            game.match.deal_next(game.rng)
-            game.save()
-            continue
-        seat = hand.to_act
-        assert seat is not None
-        view = game.match.view(seat)
-        player = person if seat == HUMAN else game.bots[seat]
-        game._apply(player.act(view))
+            game.next_hand()
+        else:
+            seat = hand.to_act
+            assert seat is not None
+            game.apply(players[seat].act(game.match.view(seat)))
+        store.save(game.id, game.record(NAMES))
     return game
 
 
@@ -52,7 +53,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    games = Games(Store(f"sqlite:///{tempfile.mkdtemp()}/games.db"))
+    games = Store(f"sqlite:///{tempfile.mkdtemp()}/games.db")
     for warm in range(3):  # the engine's shared tables and interned texts
         play_whole_game(games, args.seed + 10_000 + warm)
     _empty_shared_caches()

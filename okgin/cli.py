@@ -111,16 +111,26 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_in_terminal(args.rules, args.opponent, args.seed)
 
 
+WS_MAX_SIZE = 32_768
+"""The transport's frame limit in bytes: the app reads at most 16,384 characters."""
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from okgin.server import create_app
+    from okgin.server.limits import NO_ADDRESS_LIMITS
 
     app = create_app(args.db)  # a store that cannot be opened stops here, in one line
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
+    app = create_app(
+        args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
+        idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
+    )
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
+        ws_max_size=WS_MAX_SIZE,
     )
     return 0
 
@@ -170,6 +180,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=8000, help="port to listen on")
     p.add_argument("--db", default="sqlite:///okgin.db", help="SQLAlchemy URL of the game store")
+    p.add_argument("--broker", default=None, help="redis://… to share rooms between processes")
+    p.add_argument("--allow-seeds", action="store_true",
+                   help="let clients choose the shuffle's seed (for tests only: it reveals every card)")
+    p.add_argument("--origin", action="append", default=[],
+                   help="another origin allowed to open the WebSocket (e.g. https://example.com)")
+    p.add_argument("--idle-hours", type=float, default=24.0,
+                   help="remove unfinished games untouched this long (0: never; default 24)")
+    p.add_argument("--no-address-limits", action="store_true",
+                   help="no rate limits per address, only per connection (for a load test from one host)")
     p.set_defaults(run=_cmd_serve)
     return parser
 

@@ -78,3 +78,50 @@ def seat_view(hand: Hand, seat: int, scores: tuple[int, ...] | None = None) -> S
         result=hand.result,
     )
 
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What anyone at the table sees, a spectator included: no hand, no stock order.
+
+    The counts, the discard pile, the first upcard, the cards picked up from the pile, every
+    action as all players saw it, the scores; once the hand is over, its result (every hand
+    is then shown).
+    """
+
+    rules: Rules
+    dealer: int
+    phase: Phase
+    to_act: int | None
+    hand_sizes: tuple[int, ...]
+    stock_count: int
+    discards: tuple[Card, ...]
+    upcard: Card
+    knock_limit: int
+    multiplier: int
+    picked: tuple[tuple[Card, ...], ...]
+    history: tuple[Action, ...]
+    scores: tuple[int, ...]
+    target: int
+    result: HandResult | None
+
+
+def public_view(hand: Hand, scores: tuple[int, ...] | None = None) -> PublicView:
+    """The view of ``hand`` that every watcher may see. ``scores`` are the match totals."""
+    return PublicView(
+        rules=hand.rules,
+        dealer=hand.dealer,
+        phase=hand.phase,
+        to_act=hand.to_act,
+        hand_sizes=tuple(hand.hand_size(s) for s in range(hand.players)),
+        stock_count=hand.stock_count,
+        discards=hand.discards,
+        upcard=hand.deal.upcard,
+        knock_limit=hand.knock_limit,
+        multiplier=hand.multiplier,
+        picked=tuple(tuple(cards) for cards in hand.picked),
+        history=tuple(hand.public_actions),
+        scores=scores if scores is not None else (0,) * hand.players,
+        target=hand.rules.target,
+        result=hand.result,
+    )

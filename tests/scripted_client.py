@@ -26,7 +26,7 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 
 def choose(state: dict[str, Any]) -> dict[str, Any] | None:
-    """The next message to send for the person's seat, or None when the game is over."""
+    """The next message to send for this page's seat, or None when the game is over."""
     view = state["view"]
     if state["final"] is not None:
         return None
@@ -53,7 +53,8 @@ def choose(state: dict[str, Any]) -> dict[str, Any] | None:
 
 def my_move(state: dict[str, Any]) -> bool:
     view = state["view"]
-    return state["final"] is not None or view["result"] is not None or view["to_act"] == 0
+    return state["final"] is not None or view["result"] is not None or (
+        view["seat"] is not None and view["to_act"] == view["seat"])
 
 
 class Client:
@@ -64,6 +65,11 @@ class Client:
         self.frames: list[str] = []
         self.state: dict[str, Any] | None = None
         self.game: str | None = None
+        self.room: str | None = None
+        self.token: str | None = None
+        self.seat: int | None = 0
+        self.room_state: dict[str, Any] | None = None
+        self.said: list[dict[str, Any]] = []
         self.latencies: list[float] = []
         self._next_id = 1
 
@@ -81,7 +87,13 @@ class Client:
         if message["type"] == "state":
             self.state = message
         elif message["type"] == "joined":
-            self.game = message["game"]
+            self.game, self.room, self.seat = message["game"], message["room"], message["seat"]
+            self.token = message.get("token", self.token)
+        elif message["type"] == "room":
+            self.room_state = message
+            self.game = message["game"] or self.game
+        elif message["type"] == "said":
+            self.said.append(message)
         return message
 
     async def request(self, message: dict[str, Any], timeout: float = 30.0) -> dict[str, Any]:

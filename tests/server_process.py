@@ -19,11 +19,18 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """`okgin serve` in a child process, storing games in a SQLite file."""
+    """`okgin serve` in a child process, storing games in a SQLite file.
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
+    ``allow_seeds`` starts it with --allow-seeds, so a test may choose the deal; ``extra``
+    adds other options (e.g. ``("--origin", "https://example.com")``).
+    """
+
+    def __init__(self, db: Path, port: int | None = None, allow_seeds: bool = False,
+                 extra: tuple[str, ...] = ()) -> None:
         self.db = db
         self.port = port or free_port()
+        self.allow_seeds = allow_seeds
+        self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -36,7 +43,8 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "okgin.cli", "serve", "--port", str(self.port),
-                   "--db", f"sqlite:///{self.db}"]
+                   "--db", f"sqlite:///{self.db}", *(["--allow-seeds"] if self.allow_seeds else []),
+                   *self.extra]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -18,7 +18,7 @@ SHORT = {"preset": "oklahoma", "target": 40}
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "games.db").start()
+    process = ServerProcess(tmp_path / "games.db", allow_seeds=True).start()
     yield process
     process.stop()
 
@@ -57,7 +57,7 @@ def test_bad_messages_get_errors_and_change_nothing(server: ServerProcess) -> No
         await client.socket.send(b"\x00binary")
         errors.append((await client.receive())["message"])
         rejoin = await Client.connect(server.ws_url)
-        after = await rejoin.open_game({"type": "join", "game": client.game})
+        after = await rejoin.open_game({"type": "join", "game": client.game, "token": client.token})
         await client.close()
         await rejoin.close()
         return errors, before, after
@@ -97,7 +97,7 @@ def test_a_second_tab_sees_the_same_game(server: ServerProcess) -> None:
         await first.open_game({"type": "new", "opponents": ["normal"], "seed": 2})
         await first.wait_my_move()
         second = await Client.connect(server.ws_url)
-        await second.open_game({"type": "join", "game": first.game})
+        await second.open_game({"type": "join", "game": first.game, "token": first.token})
         message = choose(first.state or {})
         assert message is not None
         await first.request(message)
@@ -151,22 +151,22 @@ def test_record_of_an_unfinished_game_is_never_sent(server: ServerProcess) -> No
 
 
 def test_a_restarted_server_resumes_the_game(server: ServerProcess) -> None:
-    async def play_some() -> tuple[str | None, dict[str, Any]]:
+    async def play_some() -> tuple[str | None, str | None, dict[str, Any]]:
         client = await Client.connect(server.ws_url)
         await client.open_game({"type": "new", "opponents": ["normal"], "seed": 7})
         for _ in range(6):
             await client.step()
         state = await client.wait_my_move()
         await client.close()
-        return client.game, state
+        return client.game, client.token, state
 
-    game, before = run(play_some())
+    game, token, before = run(play_some())
     server.kill()
     server.start()
 
     async def rejoin() -> dict[str, Any]:
         client = await Client.connect(server.ws_url)
-        state = await client.open_game({"type": "join", "game": game})
+        state = await client.open_game({"type": "join", "game": game, "token": token})
         await client.step()
         await client.close()
         return state

@@ -23,6 +23,7 @@ class Tracked:
 
     def __init__(self) -> None:
         self.game: str | None = None
+        self.token: str | None = None
         self.acked: list[tuple[int, str]] = []
 
 
@@ -31,9 +32,9 @@ async def play_until_killed(url: str, tracked: Tracked, seed: int) -> None:
         client = await Client.connect(url)
         if tracked.game is None:
             await client.open_game({"type": "new", "opponents": ["normal"], "seed": seed})
-            tracked.game = client.game
+            tracked.game, tracked.token = client.game, client.token
         else:
-            await client.open_game({"type": "join", "game": tracked.game})
+            await client.open_game({"type": "join", "game": tracked.game, "token": tracked.token})
         while True:
             state = await client.wait_my_move()
             message = choose(state)
@@ -67,7 +68,7 @@ def assert_all_acknowledged_stored(db: Path, tracked: Tracked) -> None:
 
 def test_acknowledged_actions_survive_sigkill(tmp_path: Path) -> None:
     rng = random.Random(2024)
-    server = ServerProcess(tmp_path / "crash.db").start()
+    server = ServerProcess(tmp_path / "crash.db", allow_seeds=True).start()
     games = [Tracked() for _ in range(GAMES)]
     try:
         for _ in range(ROUNDS):
@@ -87,7 +88,7 @@ def test_acknowledged_actions_survive_sigkill(tmp_path: Path) -> None:
 
         async def go_on(tracked: Tracked) -> str:
             client = await Client.connect(server.ws_url)
-            state = await client.open_game({"type": "join", "game": tracked.game})
+            state = await client.open_game({"type": "join", "game": tracked.game, "token": tracked.token})
             await client.wait_my_move()
             message = choose(client.state or state)
             if message is not None:

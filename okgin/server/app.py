@@ -1,15 +1,21 @@
-"""The ASGI app: routes, and the store and games it shares with every request."""
+"""The ASGI app: routes, security headers, and the store, rooms and broker every request shares."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Sequence
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from okgin.server.games import Games
+from okgin.server.broker import make_broker
+from okgin.server.headers import SecurityHeaders
+from okgin.server.limits import Limiter, Limits
+from okgin.server.live import Hall
 from okgin.server.pages import (
     STATIC,
     history_page,
@@ -18,23 +24,43 @@ from okgin.server.pages import (
     record_download,
     rules_api,
 )
-from okgin.server.sockets import game_socket
+from okgin.server.room_store import RoomStore
+from okgin.server.sockets import Settings, game_socket
 from okgin.server.storage import DEFAULT_URL, Store
+from okgin.server.thinking import Thinking
+
+log = logging.getLogger("okgin.server")
 
 
-def create_app(db_url: str = DEFAULT_URL) -> Starlette:
-    """The web game, storing games at ``db_url`` (any SQLAlchemy URL)."""
+def create_app(
+    db_url: str = DEFAULT_URL, *, broker_url: str | None = None, allow_seeds: bool = False,
+    origins: Sequence[str] = (), idle_hours: float | None = 24.0, limits: Limits | None = None,
+) -> Starlette:
+    """The web game, storing games at ``db_url`` (any SQLAlchemy URL).
+
+    ``allow_seeds`` lets a client choose the shuffle (tests only); ``origins`` are the
+    pages besides our own that may open the WebSocket; unfinished games untouched for
+    ``idle_hours`` are removed (None: kept for ever).
+    """
     store = Store(db_url)
-    games = Games(store)
+    broker = make_broker(broker_url)
+    thinking = Thinking()
+    hall = Hall(RoomStore(store), broker, thinking)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await broker.start()
+        sweeper = asyncio.create_task(_sweep(hall, idle_hours)) if idle_hours else None
         yield
-        games.thinking.close()
+        if sweeper is not None:
+            sweeper.cancel()
+        await broker.close()
+        thinking.close()
         store.close()
 
-    app = Starlette(lifespan=lifespan, routes=[
+    app = Starlette(lifespan=lifespan, middleware=[Middleware(SecurityHeaders)], routes=[
         Route("/", index),
+        Route("/r/{code}", index),
         Route("/how-to-play", howto_page),
         Route("/history", history_page),
         Route("/games/{game}/record", record_download),
@@ -43,5 +69,20 @@ def create_app(db_url: str = DEFAULT_URL) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.store = store
-    app.state.games = games
+    app.state.hall = hall
+    app.state.limiter = Limiter(limits)
+    app.state.settings = Settings(allow_seeds, frozenset(origins))
     return app
+
+
+async def _sweep(hall: Hall, idle_hours: float) -> None:
+    """Now and then, remove the unfinished games nobody has touched for ``idle_hours``."""
+    seconds = idle_hours * 3600
+    while True:
+        try:
+            removed = await hall.sweep(seconds)
+            if removed:
+                log.warning("removed %d abandoned unfinished games", len(removed))
+        except Exception as error:  # a locked database: try again next time
+            log.warning("could not remove abandoned games: %s", error)
+        await asyncio.sleep(min(600.0, max(1.0, seconds / 4)))

@@ -1,17 +1,16 @@
-"""Games in play: the authoritative Match of each game, its computer players and watchers.
+"""One game's authoritative Match: reading a seat's action, applying it, its record, its frames.
 
-Every change goes: verify with the engine, apply, save the record, then tell the seats.
-Computer players decide off the event loop (``thinking``: a thread, or a process for
-`hard`), so a slow decision in one game never holds up another game's acknowledgement.
+Everything here is plain, blocking engine work: ``live`` calls it in a worker thread, one
+room at a time, and saves the record before anyone is told.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
+import re
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from okgin.actions import PlayerAction, parse_action
@@ -19,139 +18,108 @@ from okgin.coach import advice, hint
 from okgin.errors import IllegalActionError
 from okgin.hand import Hand, play_chance
 from okgin.match import Match
-from okgin.record import deal_to_json, match_to_record, record_head, replay
+from okgin.record import deal_to_json, record_head, replay
 from okgin.rules import Rules
 from okgin.server.protocol import (
+    ProtocolError,
     advice_json,
     final_json,
-    notation_with_seat,
+    public_view_json,
     sheet_json,
     view_json,
 )
-from okgin.server.storage import StorageError, Store
-from okgin.server.thinking import Thinking, computer_player
+from okgin.view import public_view
 
-HUMAN = 0
-NAMES = ("You", "Ruby", "Sam", "Olive")
-
-Send = Callable[[dict[str, Any]], None]
-
-
-class Watcher:
-    """One connection's window on a game: where its messages go and what it asked for."""
-
-    def __init__(self, send: Send, coach: bool = False) -> None:
-        self.send = send
-        self.coach = coach
+_SEAT = re.compile(r"[0-9]")
 
 
 class Game:
-    """One game: seat 0 is the person, the other seats are computer players."""
+    """One game (a match to the target) and the record it writes, hand by hand."""
 
-    def __init__(
-        self, game_id: str, match: Match, levels: Sequence[str], store: Store,
-        thinking: Thinking, rng: random.Random | None = None,
-    ) -> None:
+    def __init__(self, game_id: str, match: Match, rng: random.Random | None = None) -> None:
         self.id = game_id
         self.match = match
-        self.levels = tuple(levels)
-        self.names = NAMES[: match.rules.players]
-        self.store = store
-        self.thinking = thinking
         self.rng = rng or random.Random()
-        self.bots = {
-            seat: computer_player(level, random.Random(self.rng.getrandbits(64)))
-            for seat, level in enumerate(levels, 1)
-        }
-        self.watchers: set[Watcher] = set()
-        self.lock = asyncio.Lock()
-        self._bot_task: asyncio.Task[None] | None = None
         self._written: list[dict[str, Any]] = []
         self._current: tuple[Hand, dict[str, Any]] | None = None
-        self.on_idle: Callable[[Game], None] | None = None
-        """Called when nobody watches and no computer player is thinking (to free memory)."""
 
-    @property
-    def idle(self) -> bool:
-        task = self._bot_task
-        thinking = task is not None and not task.done() and task is not asyncio.current_task()
-        return not self.watchers and not thinking
+    @classmethod
+    def deal(cls, rules: Rules, seed: int | None = None) -> Game:
+        """A new game with its first hand dealt (``seed`` only from `okgin serve --allow-seeds`)."""
+        rng = random.Random(seed)
+        match = Match(rules, first_dealer=rng.randrange(rules.players))
+        match.deal_next(rng)
+        return cls(secrets.token_urlsafe(12), match, rng)
 
-    def leave(self, watcher: Watcher) -> None:
-        self.watchers.discard(watcher)
-        if self.idle and self.on_idle is not None:
-            self.on_idle(self)
-
-    # -- what the page is sent ------------------------------------------------------------
-
-    def state(self, watcher: Watcher, event: str | None = None) -> dict[str, Any]:
-        """The state message for the person's seat: only what that seat may see."""
-        view = self.match.view(HUMAN)
-        message: dict[str, Any] = {
-            "type": "state", "game": self.id, "names": list(self.names),
-            "levels": list(self.levels), "rules": self.match.rules.to_json(),
-            "hand_number": len(self.match.hands), "event": event,
-            "view": view_json(view), "totals": list(self.match.totals),
-            "sheet": sheet_json(self.match.hands),
-            "final": final_json(self.match.final, self.match.rules) if self.match.final else None,
-            "coach": advice_json(advice(view, self.names)) if watcher.coach else None,
-        }
-        return message
-
-    def hint(self) -> str:
-        return hint(self.match.view(HUMAN))
-
-    def broadcast(self, event: str | None) -> None:
-        for watcher in list(self.watchers):
-            watcher.send(self.state(watcher, event))
+    @classmethod
+    def from_record(cls, game_id: str, record: dict[str, Any]) -> Game:
+        match, _ = replay(record)
+        if match.current is None and not match.hands:
+            match.deal_next(random.Random())
+        return cls(game_id, match)
 
     # -- changes --------------------------------------------------------------------------
 
-    async def act(self, text: str) -> None:
-        """Play the person's action. Raises OkginError (changing nothing) when it is not legal."""
-        async with self.lock:
-            action = _own_action(text, HUMAN)
-            self._apply(action)
-        self.broadcast(notation_with_seat(action))
-        self.wake_bots()
+    def act(self, seat: int, text: str) -> PlayerAction:
+        """Play ``seat``'s action. Raises OkginError, changing nothing, when it is not legal."""
+        action = own_action(text, seat)
+        self.apply(action)
+        return action
 
-    async def next_hand(self) -> None:
-        """Deal the next hand once the last one is over."""
-        async with self.lock:
-            if self.match.over:
-                raise IllegalActionError("the game is over: start a new game")
-            if self.match.current is not None:
-                raise IllegalActionError("the hand in progress is not over")
-            self.match.deal_next(self.rng)
-            self._save_or_restore()
-        self.broadcast("deal")
-        self.wake_bots()
-
-    def _apply(self, action: PlayerAction) -> None:
+    def apply(self, action: PlayerAction) -> None:
         self.match.apply(action)
-        hand = self.match.hands[-1]
-        play_chance(hand, self.rng)
-        self._save_or_restore()
+        play_chance(self.match.hands[-1], self.rng)
 
-    def _save_or_restore(self) -> None:
-        """Save the change; if the store refuses, go back to what it holds ("failed" = no change)."""
-        try:
-            self.save()
-        except StorageError:
-            stored = self.store.load(self.id)
-            if stored is not None:
-                self.match, _ = replay(stored.record)
-                self._written, self._current = [], None
-            raise
+    def next_hand(self) -> None:
+        if self.match.over:
+            raise IllegalActionError("the game is over")
+        if self.match.current is not None:
+            raise IllegalActionError("the hand in progress is not over")
+        self.match.deal_next(self.rng)
 
-    def record(self) -> dict[str, Any]:
+    def to_act(self) -> int | None:
+        hand = self.match.current
+        return None if hand is None else hand.to_act
+
+    @property
+    def moves(self) -> tuple[int, int]:
+        """(hands dealt, actions in the last): changes whenever the game does."""
+        return len(self.match.hands), len(self.match.hands[-1].actions)
+
+    # -- what is sent ---------------------------------------------------------------------
+
+    def frame(
+        self, seat: int | None, names: Sequence[str], levels: Sequence[str | None], coach: bool = False,
+        event: str | None = None,
+    ) -> dict[str, Any]:
+        """The state message for ``seat`` (None: a spectator): only what that seat may see."""
+        match = self.match
+        if seat is None:
+            view: dict[str, Any] = public_view_json(public_view(match.hands[-1], match.totals))
+            coached = None
+        else:
+            seat_view = match.view(seat)
+            view = view_json(seat_view)
+            coached = advice_json(advice(seat_view, list(names))) if coach else None
+        return {
+            "type": "state", "game": self.id, "names": list(names),
+            "levels": [level or "person" for level in levels], "rules": match.rules.to_json(),
+            "hand_number": len(match.hands), "event": event, "view": view, "totals": list(match.totals),
+            "sheet": sheet_json(match.hands),
+            "final": final_json(match.final, match.rules) if match.final else None, "coach": coached,
+        }
+
+    def hint(self, seat: int) -> str:
+        return hint(self.match.view(seat))
+
+    def record(self, names: Sequence[str]) -> dict[str, Any]:
         """The game record (with the deal: hidden cards). Finished hands are written once."""
         hands = self.match.hands
         for number in range(len(self._written), len(hands)):
             if not hands[number].over:
                 break
             self._written.append(_hand_record(hands[number]))
-        record = record_head(self.match.rules, self.names)
+        record = record_head(self.match.rules, list(names))
         record["hands"] = self._written + [self._current_record(h) for h in hands[len(self._written):]]
         return record
 
@@ -163,51 +131,6 @@ class Game:
         texts: list[str] = entry["actions"]
         texts.extend(sys.intern(str(action)) for action in hand.actions[len(texts):])
         return {**entry, "actions": list(texts)}
-
-    def save(self) -> None:
-        record = self.record()
-        final = self.match.final
-        if final is None:
-            self.store.save(self.id, record)
-        else:
-            self.store.save(self.id, record, final.winner, final.scores)
-
-    # -- computer players -----------------------------------------------------------------
-
-    def wake_bots(self) -> None:
-        """Start the computer players if it is their turn (one task per game at a time)."""
-        if self._bot_task is None or self._bot_task.done():
-            self._bot_task = asyncio.get_running_loop().create_task(self._play_bots())
-
-    def _bot_to_act(self) -> int | None:
-        hand = self.match.current
-        if hand is None or hand.to_act is None or hand.to_act == HUMAN:
-            return None
-        return hand.to_act
-
-    async def _play_bots(self) -> None:
-        try:
-            await self._bot_turns()
-        finally:
-            if self.idle and self.on_idle is not None:
-                self.on_idle(self)
-
-    async def _bot_turns(self) -> None:
-        while True:
-            async with self.lock:
-                seat = self._bot_to_act()
-                if seat is None:
-                    return
-                view = self.match.view(seat)
-                hand = self.match.hands[-1]
-                moves = len(hand.actions)
-            level = self.levels[seat - 1]
-            action = await self.thinking.decide(level, self.bots[seat], view, self.rng)
-            async with self.lock:
-                if self.match.hands[-1] is not hand or len(hand.actions) != moves:
-                    continue  # the game moved on meanwhile: never apply a stale decision
-                self._apply(action)
-            self.broadcast(notation_with_seat(action))
 
 
 def _hand_record(hand: Hand) -> dict[str, Any]:
@@ -224,57 +147,17 @@ def _deal(hand: Hand) -> dict[str, Any]:
     }
 
 
-def _own_action(text: str, seat: int) -> PlayerAction:
+def own_action(text: str, seat: int) -> PlayerAction:
     """Read an action for ``seat``: "discard 7S" or, with the seat, "0 discard 7S"."""
     words = text.split()
-    if words and words[0].isdigit() and int(words[0]) != seat:
-        raise IllegalActionError(f"{text!r}: you play seat {seat}, not seat {words[0]}")
-    if not words or not words[0].isdigit():
+    if words and words[0][:1].isdigit():
+        if not all(_SEAT.fullmatch(char) for char in words[0]):
+            raise ProtocolError(f"{words[0]!r} is not a seat: write it 0 to 3, or leave it out")
+        if int(words[0]) != seat:
+            raise IllegalActionError(f"{text!r}: you play seat {seat}, not seat {words[0]}")
+    else:
         text = f"{seat} {text}"
     action = parse_action(text)
     if not isinstance(action, PlayerAction):
         raise IllegalActionError(f"{text!r}: only the server shuffles")
     return action
-
-
-class Games:
-    """Every game the server knows, loaded from the store on first use."""
-
-    def __init__(self, store: Store, thinking: Thinking | None = None) -> None:
-        self.store = store
-        self.thinking = thinking or Thinking()
-        self._games: dict[str, Game] = {}
-
-    def new(self, rules: Rules, levels: Sequence[str], seed: int | None = None) -> Game:
-        rules = rules.replace(players=len(levels) + 1) if rules.players != len(levels) + 1 else rules
-        rng = random.Random(seed)
-        match = Match(rules, first_dealer=rng.randrange(rules.players))
-        match.deal_next(rng)
-        game = Game(secrets.token_urlsafe(12), match, levels, self.store, self.thinking, rng)
-        self.store.create(game.id, levels, match_to_record(match, game.names))
-        return self._keep(game)
-
-    def get(self, game_id: str) -> Game | None:
-        """The game, from memory or replayed from its stored record; None when unknown."""
-        if game_id in self._games:
-            return self._games[game_id]
-        stored = self.store.load(game_id)
-        if stored is None:
-            return None
-        match, _ = replay(stored.record)
-        if match.current is None and not match.hands:
-            match.deal_next(random.Random())
-        return self._keep(Game(game_id, match, stored.levels, self.store, self.thinking))
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def _keep(self, game: Game) -> Game:
-        game.on_idle = self._forget
-        self._games[game.id] = game
-        return game
-
-    def _forget(self, game: Game) -> None:
-        """Drop a game from memory once nobody watches it (it stays in the store)."""
-        if self._games.get(game.id) is game:
-            del self._games[game.id]

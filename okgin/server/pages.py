@@ -5,19 +5,20 @@ from __future__ import annotations
 import contextlib
 import datetime
 import html
-import json
 import typing
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from okgin.errors import OkginError
 from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from okgin.server.howto import how_to_play
+from okgin.server.jsonbound import JSONBoundError, loads
 from okgin.server.storage import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -30,25 +31,40 @@ _PAGE = """<!doctype html>
 """
 
 
+_GAME_SCRIPT = '<script src="/static/game.js"></script>'
+
+
 async def index(_request: Request) -> Response:
-    return FileResponse(STATIC / "index.html")
+    """The game page (also at /r/<code>, a room's invite link), with the room script."""
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    # room.js hooks into game.js through its events, so it loads first and the page stays the table's.
+    page = page.replace(_GAME_SCRIPT, '<link rel="stylesheet" href="/static/room.css">\n'
+                        '<script src="/static/room.js"></script>\n' + _GAME_SCRIPT)
+    return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
 
 def _rules_from_query(request: Request) -> Rules:
+    """The rules in ``?rules=`` (a preset name or JSON). Raises OkginError saying what was wrong."""
     text = request.query_params.get("rules")
     if not text:
         return Rules()
+    if len(text) > 4096:
+        raise OkginError("rules: at most 4096 characters")
     try:
-        return Rules.from_json(json.loads(text) if text.lstrip().startswith("{") else text)
-    except (OkginError, json.JSONDecodeError):
-        return Rules()
+        return Rules.from_json(loads(text) if text.lstrip().startswith("{") else text)
+    except JSONBoundError as error:
+        raise OkginError(f"rules: {error}") from None
 
 
 async def howto_page(request: Request) -> Response:
-    rules = _rules_from_query(request)
+    try:
+        rules = _rules_from_query(request)
+    except OkginError as error:
+        return HTMLResponse(_PAGE.format(title="How to play", body=f"<p>{html.escape(str(error))}</p>"),
+                            status_code=400)
     store: Store = request.app.state.store
     game_id = request.query_params.get("game")
-    if game_id and (game := store.load(game_id)) is not None:
+    if game_id and (game := await anyio.to_thread.run_sync(store.load, game_id)) is not None:
         with contextlib.suppress(OkginError):  # a stored game's rules were valid when it began
             rules = Rules.from_json(game.record.get("rules", "oklahoma"))
     body = f"<p class=lead>Rules in force: {html.escape(PRESET_DESCRIPTIONS.get(rules.preset, ''))}"
@@ -62,7 +78,7 @@ async def howto_page(request: Request) -> Response:
 async def history_page(request: Request) -> Response:
     store: Store = request.app.state.store
     rows = []
-    for game in store.finished():
+    for game in await anyio.to_thread.run_sync(store.finished):
         names = game.record.get("players", [])
         when = datetime.datetime.fromtimestamp(game.updated).strftime("%Y-%m-%d %H:%M")
         scores = ", ".join(f"{html.escape(n)} {s}" for n, s in zip(names, game.scores or (), strict=False))
@@ -82,7 +98,7 @@ async def history_page(request: Request) -> Response:
 
 async def record_download(request: Request) -> Response:
     store: Store = request.app.state.store
-    game = store.load(request.path_params["game"])
+    game = await anyio.to_thread.run_sync(store.load, request.path_params["game"])
     if game is None:
         return JSONResponse({"error": "no such game"}, status_code=404)
     if not game.finished:

@@ -7,7 +7,6 @@ See docs/web.md for every message.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,11 +19,16 @@ from okgin.hand import Hand, HandResult
 from okgin.match import FinalTally
 from okgin.melds import Arrangement, arrangement_of_mask, best_discard_of_mask, deadwood_of_mask
 from okgin.rules import Rules
-from okgin.view import SeatView
+from okgin.server.jsonbound import JSONBoundError, loads
+from okgin.view import PublicView, SeatView
 
 MAX_MESSAGE = 16_384
 LEVELS = ("easy", "normal", "hard")
-TYPES = ("new", "join", "act", "next", "hint", "options")
+TYPES = (
+    "new", "join", "act", "next", "hint", "options",
+    "create", "enter", "sit", "computer", "clear", "start", "rematch", "say",
+)
+"""The client's messages: a game against the computer, then a room's (docs/web.md)."""
 
 
 class ProtocolError(OkginError):
@@ -47,9 +51,9 @@ def parse_message(text: str | bytes | None) -> Message:
     if len(text) > MAX_MESSAGE:
         raise ProtocolError(f"message too long: {len(text)} characters, at most {MAX_MESSAGE}")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ProtocolError(f"not JSON: {error.msg}") from None
+        data = loads(text)
+    except JSONBoundError as error:
+        raise ProtocolError(str(error)) from None
     if not isinstance(data, dict):
         raise ProtocolError('expected a JSON object such as {"type": "act", "action": "draw"}')
     kind = data.get("type")
@@ -77,6 +81,13 @@ def opponents_field(message: Message) -> list[str]:
     ):
         raise ProtocolError("opponents must be a list of one to three of: " + ", ".join(LEVELS))
     return list(value)
+
+
+def int_field(message: Message, name: str, default: int | None = None) -> int:
+    value = message.data.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProtocolError(f"{message.type!r} needs {name!r}, a whole number")
+    return value
 
 
 def seed_field(message: Message) -> int | None:
@@ -134,6 +145,20 @@ def view_json(view: SeatView) -> dict[str, Any]:
         },
         "scores": list(view.scores),
         "target": view.target,
+        "result": result_json(view.result) if view.result else None,
+    }
+
+
+def public_view_json(view: PublicView) -> dict[str, Any]:
+    """A spectator's view, in the shape of ``view_json`` with every private field empty."""
+    return {
+        "seat": None, "phase": str(view.phase), "to_act": view.to_act, "dealer": view.dealer,
+        "hand": [], "arrangement": {"melds": [], "unmatched": [], "deadwood": 0},
+        "hand_sizes": list(view.hand_sizes), "stock_count": view.stock_count,
+        "discards": cards(view.discards), "upcard": str(view.upcard), "knock_limit": view.knock_limit,
+        "multiplier": view.multiplier, "taken": None, "picked": [cards(taken) for taken in view.picked],
+        "history": [notation_with_seat(action) for action in view.history], "legal": [],
+        "after_discard": None, "knock_options": {}, "scores": list(view.scores), "target": view.target,
         "result": result_json(view.result) if view.result else None,
     }
 

@@ -1,4 +1,5 @@
-"""The WebSocket endpoint: one connection per open page, watching one game's seat.
+"""The WebSocket endpoint: one connection per open page, watching one room from a seat or
+as a spectator.
 
 Each connection has an outbox drained by one writer, so acknowledgements and states go
 out in the order they were made. Bad messages get an error answer and change nothing.
@@ -9,38 +10,59 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from dataclasses import dataclass
 from typing import Any
 
+import anyio.to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
-from okgin.server.games import Game, Games, Watcher
+from okgin.server.games import Game
+from okgin.server.headers import origin_allowed
+from okgin.server.limits import ConnectionLimits, Limiter
+from okgin.server.live import Change, Hall, LiveRoom, Watcher
 from okgin.server.protocol import (
     Message,
     ProtocolError,
     error_json,
+    int_field,
     opponents_field,
     parse_message,
     seed_field,
     text_field,
 )
+from okgin.server.rooms import PHRASES, Phase, Room, RoomError
 
 log = logging.getLogger("okgin.server")
+CREATES = frozenset({"new", "create"})
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What `okgin serve` was told: seeds allowed, origins allowed besides the page's own."""
+
+    allow_seeds: bool = False
+    origins: frozenset[str] = frozenset()
 
 
 class Connection:
-    """One open page: its socket, its outbox, and the game it watches."""
+    """One open page: its socket, its outbox, its limits, and the room it watches."""
 
-    def __init__(self, websocket: WebSocket, games: Games) -> None:
+    def __init__(
+        self, websocket: WebSocket, hall: Hall, limits: ConnectionLimits, settings: Settings,
+    ) -> None:
         self.websocket = websocket
-        self.games = games
+        self.hall = hall
+        self.limits = limits
+        self.settings = settings
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.watcher = Watcher(self.outbox.put_nowait)
-        self.game: Game | None = None
+        self.watcher = Watcher(self.outbox.put_nowait, None)
+        self.live: LiveRoom | None = None
+        self._last_id: int | None = None
 
     async def run(self) -> None:
-        await self.websocket.accept()
         writer = asyncio.create_task(self._write())
         try:
             while True:
@@ -51,7 +73,7 @@ class Connection:
         except WebSocketDisconnect:
             pass
         finally:
-            self._leave()
+            await self._leave()
             self.outbox.put_nowait(None)
             with contextlib.suppress(Exception):
                 await writer
@@ -66,8 +88,12 @@ class Connection:
     async def _handle(self, text: Any) -> None:
         ident: int | None = None
         try:
+            limited = self.limits.message()
             message = parse_message(text)
             ident = message.id
+            if limited is not None:
+                raise limited  # refused, but answered with its id so the page knows which
+            self._check_id(ident)
             await self._dispatch(message)
         except OkginError as error:
             self.outbox.put_nowait(error_json(str(error), ident))
@@ -75,53 +101,220 @@ class Connection:
             log.exception("error handling a message")
             self.outbox.put_nowait(error_json("the server could not do that", ident))
 
+    def _check_id(self, ident: int | None) -> None:
+        """Ids only grow on a connection: a replayed or duplicated message is refused."""
+        if ident is None:
+            return
+        if self._last_id is not None and ident <= self._last_id:
+            raise ProtocolError(f"message id {ident} was already used: each message needs a larger id")
+        self._last_id = ident
+
     async def _dispatch(self, message: Message) -> None:
         kind = message.type
-        if kind == "options":
-            self.watcher.coach = bool(message.data.get("coach", False))
-            if self.game is not None:
-                self.outbox.put_nowait(self.game.state(self.watcher))
-            return
-        if kind == "new":
-            rules = Rules.from_json(message.data.get("rules", "oklahoma"))
-            game = self.games.new(rules, opponents_field(message), seed_field(message))
-            self._watch(game)
-            return
-        if kind == "join":
-            found = self.games.get(text_field(message, "game"))
-            if found is None:
-                raise ProtocolError("no such game: start a new game")
-            self._watch(found)
-            return
-        game = self._current()
-        if kind == "act":
-            await game.act(text_field(message, "action"))
-        elif kind == "next":
-            await game.next_hand()
-        else:
-            self.outbox.put_nowait({"type": "hint", "id": message.id, "text": game.hint()})
-            return
-        self.outbox.put_nowait({"type": "ack", "id": message.id})
+        if kind in CREATES:
+            self.limits.new_game()
+        handler = getattr(self, f"_on_{kind}")
+        answer = await handler(message)
+        if answer is not None:
+            self.outbox.put_nowait(answer)
+        elif message.id is not None:
+            self.outbox.put_nowait({"type": "ack", "id": message.id})
 
-    def _current(self) -> Game:
-        if self.game is None:
+    # -- opening a game or a room ---------------------------------------------------------
+
+    async def _on_options(self, message: Message) -> dict[str, Any] | None:
+        self.watcher.coach = bool(message.data.get("coach", False))
+        if self.live is not None:
+            await self.live.show(self.watcher)
+        return None
+
+    async def _on_new(self, message: Message) -> dict[str, Any] | None:
+        """A game against the computer: a room of its own, the person at seat 0 with a token."""
+        rules = Rules.from_json(message.data.get("rules", "oklahoma"))
+        levels = opponents_field(message)
+        if rules.players != len(levels) + 1:
+            rules = rules.replace(players=len(levels) + 1)
+        seed = self._seed(message)
+        game = await anyio.to_thread.run_sync(Game.deal, rules, seed)
+        room, token = Room.solo_game(rules, levels)
+        room.game = game.id
+        room.games.append(game.id)
+        await self._watch(await self.hall.create(room, game), 0, token)
+        return None
+
+    async def _on_join(self, message: Message) -> dict[str, Any] | None:
+        """Back to a game by its id: with its seat's token to play, without one to watch."""
+        live = await self.hall.by_game(text_field(message, "game"))
+        if live is None:
+            raise ProtocolError("no such game: start a new game")
+        await self._watch(live, self._seat_of(live, message), None)
+        return None
+
+    async def _on_create(self, message: Message) -> dict[str, Any] | None:
+        rules = Rules.from_json(message.data.get("rules", "oklahoma"))
+        players = int_field(message, "players", rules.players)
+        timer = message.data.get("timer")
+        room, token = Room.create(rules, players, message.data.get("name", ""), timer)
+        await self._watch(await self.hall.create(room, None), 0, token)
+        return None
+
+    async def _on_enter(self, message: Message) -> dict[str, Any] | None:
+        live = await self.hall.get(text_field(message, "room"))
+        if live is None:
+            raise ProtocolError("no such room: check the link")
+        await self._watch(live, self._seat_of(live, message), None)
+        return None
+
+    def _seat_of(self, live: LiveRoom, message: Message) -> int | None:
+        token = message.data.get("token")
+        if token is None:
+            return None
+        seat = live.room.seat_for(token if isinstance(token, str) else None)
+        if seat is None:
+            raise ProtocolError("that seat token is not valid here: open the link again to watch")
+        return seat
+
+    # -- in a room ------------------------------------------------------------------------
+
+    async def _on_sit(self, message: Message) -> dict[str, Any] | None:
+        live = self._room()
+        if self.watcher.seat is not None:
+            raise RoomError("you already have a seat")
+        seat, name = int_field(message, "seat"), message.data.get("name", "")
+        tokens: list[str] = []
+        await live.commit(lambda: _sat(live.room, seat, name, tokens))
+        await self._watch(live, seat, tokens[0])
+        return None
+
+    async def _on_computer(self, message: Message) -> dict[str, Any] | None:
+        live, seat = self._room(), int_field(message, "seat")
+        level, by = message.data.get("level", "normal"), self.watcher.seat
+        await live.commit(lambda: _changed(live.room.set_computer, by, seat, level, time.time()))
+        return None
+
+    async def _on_clear(self, message: Message) -> dict[str, Any] | None:
+        live, seat, by = self._room(), int_field(message, "seat"), self.watcher.seat
+        await live.commit(lambda: _changed(live.room.clear, by, seat))
+        return None
+
+    async def _on_start(self, message: Message) -> dict[str, Any] | None:
+        live, seed, by = self._room(), self._seed(message), self.watcher.seat
+        await live.commit(lambda: _begin(live, by, seed, rematch=False))
+        return None
+
+    async def _on_rematch(self, message: Message) -> dict[str, Any] | None:
+        live, seed, by = self._room(), self._seed(message), self.watcher.seat
+        await live.commit(lambda: _begin(live, by, seed, rematch=True))
+        return None
+
+    async def _on_say(self, message: Message) -> dict[str, Any] | None:
+        live, seat = self._room(), self._seat()
+        phrase = message.data.get("phrase")
+        if phrase not in PHRASES:
+            raise RoomError("say one of: " + ", ".join(PHRASES))
+        await live.say(seat, str(phrase))
+        return None
+
+    async def _on_act(self, message: Message) -> dict[str, Any] | None:
+        live, seat, text = self._room(), self._seat(), text_field(message, "action")
+        await live.commit(lambda: _act(live, seat, text))
+        return None
+
+    async def _on_next(self, message: Message) -> dict[str, Any] | None:
+        live = self._room()
+        self._seat()
+        await live.commit(lambda: _next_hand(live))
+        return None
+
+    async def _on_hint(self, message: Message) -> dict[str, Any] | None:
+        live, seat = self._room(), self._seat()
+        return {"type": "hint", "id": message.id, "text": await live.hint(seat)}
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _seed(self, message: Message) -> int | None:
+        seed = seed_field(message)
+        if seed is not None and not self.settings.allow_seeds:
+            raise ProtocolError("seeds are off on this server (okgin serve --allow-seeds is for tests)")
+        return seed
+
+    def _room(self) -> LiveRoom:
+        if self.live is None:
             raise ProtocolError('no game yet: send {"type": "new"} or {"type": "join", "game": id}')
-        return self.game
+        return self.live
 
-    def _watch(self, game: Game) -> None:
-        self._leave()
-        self.game = game
-        game.watchers.add(self.watcher)
-        self.outbox.put_nowait({"type": "joined", "game": game.id})
-        self.outbox.put_nowait(game.state(self.watcher))
-        game.wake_bots()
+    def _seat(self) -> int:
+        if self.watcher.seat is None:
+            raise RoomError("you are watching: only a seated player can do that")
+        return self.watcher.seat
 
-    def _leave(self) -> None:
-        if self.game is not None:
-            self.game.leave(self.watcher)
-            self.game = None
+    async def _watch(self, live: LiveRoom, seat: int | None, token: str | None) -> None:
+        if self.live is not live or self.watcher.seat != seat:
+            await self._leave()
+        self.live = live
+        self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach)
+        joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": live.room.code,
+                                  "seat": seat, "solo": live.room.solo}
+        if token is not None:
+            joined["token"] = token
+        self.outbox.put_nowait(joined)
+        await live.attach(self.watcher)
+
+    async def _leave(self) -> None:
+        if self.live is not None:
+            live, self.live = self.live, None
+            await live.detach(self.watcher)
+
+
+def _changed(method: Any, *args: Any) -> Change:
+    method(*args)
+    return Change("room")
+
+
+def _sat(room: Room, seat: int, name: object, tokens: list[str]) -> Change:
+    tokens.append(room.sit(seat, name))  # type: ignore[arg-type]
+    return Change("sit")
+
+
+def _begin(live: LiveRoom, by: int | None, seed: int | None, rematch: bool) -> Change:
+    """Start the room's game (or a rematch with the same seats): a fresh deal, saved with the room."""
+    game = Game.deal(live.room.rules, seed)
+    if rematch:
+        live.room.rematch(by, game.id)
+    else:
+        live.room.start(by, game.id)
+    live.game = game
+    return Change("start", game=True, new_game=True)
+
+
+def _act(live: LiveRoom, seat: int, text: str) -> Change:
+    game = live.game
+    if game is None or live.room.phase is not Phase.PLAYING:
+        raise RoomError("the game has not started" if game is None else "the game is over")
+    action = game.act(seat, text)
+    if game.match.over:
+        live.room.finish()
+    return Change(str(action).strip(), game=True)
+
+
+def _next_hand(live: LiveRoom) -> Change:
+    game = live.game
+    if game is None:
+        raise RoomError("the game has not started")
+    if not live.room.solo and game.match.current is not None and not game.match.current.actions:
+        return Change(None, save=False)  # another player asked first: the next hand is already dealt
+    game.next_hand()
+    return Change("deal", game=True)
 
 
 async def game_socket(websocket: WebSocket) -> None:
-    games: Games = websocket.app.state.games
-    await Connection(websocket, games).run()
+    state = websocket.app.state
+    settings: Settings = state.settings
+    origin = websocket.headers.get("origin")
+    await websocket.accept()
+    if not origin_allowed(origin, websocket.headers.get("host"), settings.origins):
+        await websocket.close(1008, f"cross-site origin {origin[:60] if origin else ''} is not allowed")
+        return
+    limiter: Limiter = state.limiter
+    address = websocket.client.host if websocket.client else "unknown"
+    await Connection(websocket, state.hall, limiter.for_connection(address), settings).run()

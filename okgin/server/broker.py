@@ -1,0 +1,70 @@
+"""The broker: how a room's events reach every connection watching it, in any process.
+
+``LocalBroker`` serves one process; ``okgin.server.redis_broker.RedisBroker`` has the same
+methods over Redis pub/sub, for several processes. A message is a small dict such as
+``{"room": code, "version": 7, "event": "0 draw"}``: never cards, so a broker sees no secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+log = logging.getLogger("okgin.server")
+
+Callback = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Broker(Protocol):
+    """Publish and subscribe by channel name."""
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None: ...
+    def subscribe(self, channel: str, callback: Callback) -> None: ...
+    def unsubscribe(self, channel: str, callback: Callback) -> None: ...
+    async def start(self) -> None: ...
+    async def close(self) -> None: ...
+
+
+class LocalBroker:
+    """Delivers in this process, to each subscriber in turn, in the order published."""
+
+    def __init__(self) -> None:
+        self._subscribers: dict[str, list[Callback]] = {}
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        for callback in list(self._subscribers.get(channel, ())):
+            try:
+                await callback(message)
+            except Exception:  # one subscriber's fault must not stop the others hearing
+                log.exception("a subscriber of %s failed", channel)
+
+    def subscribe(self, channel: str, callback: Callback) -> None:
+        self._subscribers.setdefault(channel, []).append(callback)
+
+    def unsubscribe(self, channel: str, callback: Callback) -> None:
+        callbacks = self._subscribers.get(channel, [])
+        if callback in callbacks:
+            callbacks.remove(callback)
+        if not callbacks:
+            self._subscribers.pop(channel, None)
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        self._subscribers.clear()
+        await asyncio.sleep(0)
+
+
+def make_broker(url: str | None) -> Broker:
+    """The broker for ``url``: None for this process alone, ``redis://…`` for several."""
+    if not url:
+        return LocalBroker()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from okgin.server.redis_broker import RedisBroker  # type: ignore[import-not-found,unused-ignore]
+
+        broker: Broker = RedisBroker(url)
+        return broker
+    raise ValueError(f"unknown broker {url!r}: use redis://host:port")

@@ -1,0 +1,118 @@
+"""Rate limits: token buckets per connection and per address, for messages and new games.
+
+A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each message spends one.
+An empty bucket refuses with a clear error, so one client flooding the server costs the
+others nothing but the reading of its frames.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from okgin.errors import OkginError
+
+
+class RateLimited(OkginError):
+    """Too many messages or new games in too short a time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The rates (per second) and bursts allowed; 0 as a rate switches that limit off."""
+
+    messages: float = 50.0
+    message_burst: float = 100.0
+    address_messages: float = 500.0
+    address_message_burst: float = 1000.0
+    games: float = 0.5
+    game_burst: float = 10.0
+    address_games: float = 2.0
+    address_game_burst: float = 60.0
+
+
+class Bucket:
+    """One token bucket."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one; False when the bucket is empty."""
+        if self.rate <= 0:
+            return True
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    @property
+    def full(self) -> bool:
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
+
+
+class AddressBuckets:
+    """The buckets of every address; full (idle) ones are dropped now and then to bound memory."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, Bucket] = {}
+
+    def take(self, address: str) -> bool:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) > 10_000:
+                self._buckets = {a: b for a, b in self._buckets.items() if not b.full}
+            bucket = self._buckets[address] = Bucket(self.rate, self.burst)
+        return bucket.take()
+
+
+NO_ADDRESS_LIMITS = Limits(address_messages=0, address_games=0)
+"""For a load test from one address (`okgin serve --no-address-limits`)."""
+
+
+class Limiter:
+    """The server's limits: one per address shared by its connections, one per connection."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self._messages = AddressBuckets(self.limits.address_messages, self.limits.address_message_burst)
+        self._games = AddressBuckets(self.limits.address_games, self.limits.address_game_burst)
+
+    def for_connection(self, address: str) -> ConnectionLimits:
+        return ConnectionLimits(self, address)
+
+
+class ConnectionLimits:
+    """One connection's buckets, and its address's."""
+
+    def __init__(self, limiter: Limiter, address: str) -> None:
+        limits = limiter.limits
+        self._limiter = limiter
+        self._address = address
+        self._messages = Bucket(limits.messages, limits.message_burst)
+        self._games = Bucket(limits.games, limits.game_burst)
+
+    def message(self) -> RateLimited | None:
+        """Count one message; the error to answer when this connection or address sends too many."""
+        if not self._messages.take():
+            return RateLimited(f"too many messages: at most {self._limiter.limits.messages:g} a second")
+        if not self._limiter._messages.take(self._address):
+            return RateLimited("too many messages from your address: slow down")
+        return None
+
+    def new_game(self) -> None:
+        """Count one new game or room. Raises RateLimited when too many are made too fast."""
+        if not self._games.take():
+            raise RateLimited("too many new games: wait a few seconds")
+        if not self._limiter._games.take(self._address):
+            raise RateLimited("too many new games from your address: wait a few seconds")

@@ -1,0 +1,362 @@
+"""The rooms this process serves: each room's game, watchers, lock and computer players.
+
+A change runs in a worker thread under the room's lock: the engine checks and applies it,
+then the room (compare-and-set on its version) and the game record are saved together. If
+the save fails the room is reloaded from the store, so an error always means nothing changed.
+Every saved change is published on the broker; each process then pushes fresh per-seat
+frames to its own connections (reloading first when the version is newer than its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio.to_thread
+
+from okgin.actions import PlayerAction
+from okgin.bots import Player
+from okgin.errors import OkginError
+from okgin.server.broker import Broker
+from okgin.server.games import Game
+from okgin.server.room_store import Conflict, GameWrite, RoomStore
+from okgin.server.rooms import Phase, Room, RoomError
+from okgin.server.thinking import Thinking, computer_player
+
+log = logging.getLogger("okgin.server")
+PROCESS = f"{os.getpid()}-{random.getrandbits(32):08x}"
+
+Send = Callable[[dict[str, Any]], None]
+
+
+class Watcher:
+    """One connection's window on a room: its seat (None: a spectator) and where frames go."""
+
+    def __init__(self, send: Send, seat: int | None, coach: bool = False) -> None:
+        self.send = send
+        self.seat = seat
+        self.coach = coach
+
+
+@dataclass(slots=True)
+class Change:
+    """What a change did: the event shown to the table, and whether the game row is written."""
+
+    event: str | None = None
+    game: bool = False
+    new_game: bool = False
+    save: bool = True
+
+
+class Stale(OkginError):
+    """A computer player's decision about a game that has moved on meanwhile."""
+
+
+class LiveRoom:
+    """One room in this process."""
+
+    def __init__(self, hall: Hall, room: Room, game: Game | None) -> None:
+        self.hall = hall
+        self.room = room
+        self.game = game
+        self.watchers: set[Watcher] = set()
+        self.lock = asyncio.Lock()
+        self.deadline: float | None = None
+        self._pushed = room.version
+        self._bots: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._players: dict[tuple[int, str], Player] = {}
+
+    @property
+    def channel(self) -> str:
+        return f"room:{self.room.code}"
+
+    # -- changes --------------------------------------------------------------------------
+
+    async def commit(self, mutate: Callable[[], Change]) -> Change:
+        """Run ``mutate`` and save, in a thread; publish the change; wake the computer players."""
+        async with self.lock:
+            change = await anyio.to_thread.run_sync(self._mutate_and_save, mutate)
+        if not change.save:
+            return change
+        await self.hall.broker.publish(self.channel, {
+            "room": self.room.code, "version": self.room.version, "event": change.event, "from": PROCESS,
+        })
+        self.wake()
+        return change
+
+    def _mutate_and_save(self, mutate: Callable[[], Change]) -> Change:
+        try:
+            change = mutate()
+        except OkginError:
+            raise  # the engine and the room check before they change anything
+        except BaseException:
+            self._reload()
+            raise
+        if not change.save:
+            return change
+        try:
+            self.hall.rooms.save(self.room, self._game_write(change) if change.game else None)
+        except Conflict:
+            self._reload()
+            raise RoomError("someone else moved first: look again and retry") from None
+        except BaseException:
+            log.exception("could not save room %s", self.room.code)
+            self._reload()
+            raise RoomError("the game could not be saved, so nothing changed: try again") from None
+        return change
+
+    def _game_write(self, change: Change) -> GameWrite:
+        game = self.game
+        assert game is not None
+        final = game.match.final
+        return GameWrite(
+            game.id, game.record(self.room.names), self.room.levels(), new=change.new_game,
+            winner=final.winner if final else None, scores=final.scores if final else None,
+        )
+
+    def _reload(self) -> None:
+        """Read the room and its game back from the store: the truth after a failed change."""
+        room = self.hall.rooms.load(self.room.code)
+        if room is None:
+            return
+        self.room = room
+        stored = self.hall.store.load(room.game) if room.game else None
+        self.game = Game.from_record(stored.id, stored.record) if stored else None
+
+    # -- frames ---------------------------------------------------------------------------
+
+    async def on_message(self, message: dict[str, Any]) -> None:
+        """A broker message about this room: bring it up to date and show it to our watchers."""
+        if "say" in message:
+            for watcher in list(self.watchers):
+                watcher.send({"type": "said", **message["say"]})
+            return
+        version = int(message.get("version", 0))
+        async with self.lock:
+            if version > self.room.version:
+                await anyio.to_thread.run_sync(self._reload)
+            if version <= self._pushed:
+                return  # already shown (a broker may deliver a message twice)
+            self._pushed = version
+            watchers = list(self.watchers)
+            frames = await anyio.to_thread.run_sync(self._frames, watchers, message.get("event"))
+        for watcher, sent in zip(watchers, frames, strict=True):
+            for frame in sent:
+                watcher.send(frame)
+
+    def _frames(self, watchers: list[Watcher], event: str | None) -> list[list[dict[str, Any]]]:
+        """Each watcher's room and state messages; one state per distinct (seat, coach)."""
+        made: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        out = []
+        for watcher in watchers:
+            sent = [self.room_frame(watcher.seat)]
+            if self.game is not None:
+                key = (watcher.seat, watcher.coach)
+                if key not in made:
+                    made[key] = self.game.frame(watcher.seat, self.room.names, self.room.levels(),
+                                                watcher.coach, event)
+                sent.append(made[key])
+            out.append(sent)
+        return out
+
+    def room_frame(self, seat: int | None) -> dict[str, Any]:
+        frame = self.room.public(seat)
+        frame["deadline"] = self.deadline
+        return frame
+
+    async def show(self, watcher: Watcher) -> None:
+        """Send one watcher the room and the game as they are now."""
+        async with self.lock:
+            (frames,) = await anyio.to_thread.run_sync(self._frames, [watcher], None)
+        for frame in frames:
+            watcher.send(frame)
+
+    async def say(self, seat: int, phrase: str) -> None:
+        said = {"seat": seat, "name": self.room.names[seat], "phrase": phrase}
+        await self.hall.broker.publish(self.channel, {"room": self.room.code, "say": said})
+
+    async def hint(self, seat: int) -> str:
+        async with self.lock:
+            game = self.game
+            if game is None:
+                raise RoomError("the game has not started")
+            return await anyio.to_thread.run_sync(game.hint, seat)
+
+    # -- watchers -------------------------------------------------------------------------
+
+    async def attach(self, watcher: Watcher) -> None:
+        self.watchers.add(watcher)
+        seat = watcher.seat
+        if seat is not None and self.room.seats[seat].away_since is not None:
+            await self.commit(lambda: self._came_back(seat))
+        else:
+            await self.show(watcher)
+            self.wake()
+
+    def _came_back(self, seat: int) -> Change:
+        self.room.came_back(seat)
+        return Change("back")
+
+    async def detach(self, watcher: Watcher) -> None:
+        self.watchers.discard(watcher)
+        seat = watcher.seat
+        still_here = any(other.seat == seat for other in self.watchers)
+        if seat is not None and not still_here and self.room.seats[seat].kind == "person":
+            now = time.time()
+            # If the room moved on or was removed, whoever is here sees it anyway.
+            with contextlib.suppress(OkginError):
+                await self.commit(lambda: self._went_away(seat, now))
+        self.hall.forget_if_idle(self)
+
+    def _went_away(self, seat: int, now: float) -> Change:
+        self.room.went_away(seat, now)
+        return Change("away")
+
+    @property
+    def idle(self) -> bool:
+        busy = self._bots is not None and not self._bots.done() and self._bots is not asyncio.current_task()
+        return not self.watchers and not busy
+
+    # -- computer players and the turn timer ----------------------------------------------
+
+    def wake(self) -> None:
+        """Start the computer players if one is to act (one task per room at a time)."""
+        if self._bots is None or self._bots.done():
+            self._bots = asyncio.get_running_loop().create_task(self._play_bots())
+        self._arm_timer()
+
+    async def _play_bots(self) -> None:
+        try:
+            while await self._bot_turn():
+                pass
+        except OkginError as error:
+            log.warning("room %s: a computer player's move failed: %s", self.room.code, error)
+        finally:
+            self.hall.forget_if_idle(self)
+
+    async def _bot_turn(self) -> bool:
+        async with self.lock:
+            game = self.game
+            if game is None or self.room.phase is not Phase.PLAYING:
+                return False
+            seat = game.to_act()
+            level = self.room.levels()[seat] if seat is not None else None
+            if seat is None or level is None:
+                return False
+            view, moves = game.match.view(seat), game.moves
+        player = self._player(seat, level)
+        action = await self.hall.thinking.decide(level, player, view, game.rng)
+        with contextlib.suppress(Stale):
+            await self.commit(lambda: self._play(game, moves, action))
+        return True
+
+    def _player(self, seat: int, level: str) -> Player:
+        key = (seat, level)
+        if key not in self._players:
+            self._players[key] = computer_player(level, random.Random())
+        return self._players[key]
+
+    def _play(self, game: Game, moves: tuple[int, int], action: PlayerAction) -> Change:
+        if self.game is not game or game.moves != moves:
+            raise Stale("the game moved on")
+        game.apply(action)
+        if game.match.over:
+            self.room.finish()
+        return Change(str(action).strip(), game=True)
+
+    def _arm_timer(self) -> None:
+        """With a turn timer, a person who lets it run out has that one move made for them."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.deadline = None
+        game, timer = self.game, self.room.timer
+        if timer is None or game is None or self.room.phase is not Phase.PLAYING:
+            return
+        seat = game.to_act()
+        if seat is None or self.room.levels()[seat] is not None:
+            return
+        self.deadline = time.time() + timer
+        self._timer = asyncio.get_running_loop().create_task(self._time_out(game, seat, game.moves, timer))
+
+    async def _time_out(self, game: Game, seat: int, moves: tuple[int, int], timer: float) -> None:
+        await asyncio.sleep(timer)
+        if self.game is not game or game.moves != moves:
+            return
+        view = game.match.view(seat)
+        action = await self.hall.thinking.decide("normal", self._player(seat, "normal"), view, game.rng)
+        self._timer = None
+        with contextlib.suppress(OkginError):
+            await self.commit(lambda: self._play(game, moves, action))
+
+
+class Hall:
+    """Every live room of this process, loaded from the store on first use."""
+
+    def __init__(self, rooms: RoomStore, broker: Broker, thinking: Thinking) -> None:
+        self.rooms = rooms
+        self.store = rooms.store
+        self.broker = broker
+        self.thinking = thinking
+        self._live: dict[str, LiveRoom] = {}
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    async def get(self, code: str) -> LiveRoom | None:
+        if code in self._live:
+            return self._live[code]
+        room = await anyio.to_thread.run_sync(self.rooms.load, code)
+        return await self._keep(room) if room is not None else None
+
+    async def by_game(self, game_id: str) -> LiveRoom | None:
+        for live in self._live.values():
+            if live.room.game == game_id:
+                return live
+        room = await anyio.to_thread.run_sync(self.rooms.by_game, game_id)
+        if room is None or room.game != game_id:
+            return None
+        return self._live.get(room.code) or await self._keep(room)
+
+    async def create(self, room: Room, game: Game | None) -> LiveRoom:
+        """Store a new room (and its first game) and serve it."""
+        write = None
+        if game is not None:
+            write = GameWrite(game.id, game.record(room.names), room.levels(), new=True)
+        await anyio.to_thread.run_sync(self.rooms.create, room, write)
+        return self._serve(LiveRoom(self, room, game))
+
+    async def _keep(self, room: Room) -> LiveRoom:
+        stored = await anyio.to_thread.run_sync(self.store.load, room.game) if room.game else None
+        game = await anyio.to_thread.run_sync(Game.from_record, stored.id, stored.record) if stored else None
+        if room.code in self._live:  # loaded twice at once: keep the first
+            return self._live[room.code]
+        return self._serve(LiveRoom(self, room, game))
+
+    def _serve(self, live: LiveRoom) -> LiveRoom:
+        self._live[live.room.code] = live
+        self.broker.subscribe(live.channel, live.on_message)
+        return live
+
+    def forget_if_idle(self, live: LiveRoom) -> None:
+        """Drop a room from memory once nobody watches it and no computer thinks (it stays stored)."""
+        if live.idle and self._live.get(live.room.code) is live:
+            del self._live[live.room.code]
+            self.broker.unsubscribe(live.channel, live.on_message)
+
+    async def sweep(self, idle_seconds: float) -> list[str]:
+        """Remove unfinished rooms and games nobody has touched for ``idle_seconds``."""
+        removed = await anyio.to_thread.run_sync(self.rooms.remove_idle, time.time() - idle_seconds)
+        for code in removed:
+            live = self._live.pop(code, None)
+            if live is not None:
+                self.broker.unsubscribe(live.channel, live.on_message)
+        return removed
