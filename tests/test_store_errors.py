@@ -36,7 +36,7 @@ def test_serve_on_an_unreachable_postgresql_prints_one_line_and_exits_2() -> Non
 
 
 def test_a_locked_database_answers_a_clear_error_and_changes_nothing(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path / "games.db").start()
+    server = ServerProcess(tmp_path / "games.db", allow_seeds=True).start()
 
     async def go() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
         client = await Client.connect(server.ws_url)
@@ -52,7 +52,7 @@ def test_a_locked_database_answers_a_clear_error_and_changes_nothing(tmp_path: P
             holder.execute("ROLLBACK")
             holder.close()
         watcher = await Client.connect(server.ws_url)
-        after = await watcher.open_game({"type": "join", "game": client.game})
+        after = await watcher.open_game({"type": "join", "game": client.game, "token": client.token})
         accepted = await client.request(message)  # the lock is gone: the same move now goes through
         await client.close()
         await watcher.close()
@@ -63,7 +63,7 @@ def test_a_locked_database_answers_a_clear_error_and_changes_nothing(tmp_path: P
     finally:
         server.stop()
     assert refused["type"] == "error"
-    assert refused["message"] == "could not save the game: the store is busy (database is locked); try again"
+    assert refused["message"] == "the game could not be saved, so nothing changed: try again"
     assert after["view"]["history"] == before["view"]["history"]
     assert after["view"]["hand"] == before["view"]["hand"]
     assert accepted["type"] == "ack"
