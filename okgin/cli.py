@@ -121,12 +121,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from okgin.server import create_app
     from okgin.server.limits import NO_ADDRESS_LIMITS
 
-    app = create_app(args.db)  # a store that cannot be opened stops here, in one line
-    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
+    if args.broker:  # an unreachable Redis stops here in one line, not in uvicorn's lifespan
+        from okgin.server.redis_broker import check_broker
+
+        check_broker(args.broker)
+    # A store that cannot be opened stops here too, in one line.
     app = create_app(
         args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
         idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
     )
+    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves

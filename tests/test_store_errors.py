@@ -1,4 +1,5 @@
-"""A bad game store seen from outside: `okgin serve` on a corrupt database stops with one line,
+"""A bad game store or broker seen from outside: `okgin serve` on a corrupt database or an
+unreachable Redis stops with one line,
 and a locked database answers the player a clear error and changes nothing."""
 
 from __future__ import annotations
@@ -67,3 +68,14 @@ def test_a_locked_database_answers_a_clear_error_and_changes_nothing(tmp_path: P
     assert after["view"]["history"] == before["view"]["history"]
     assert after["view"]["hand"] == before["view"]["hand"]
     assert accepted["type"] == "ack"
+
+
+def test_serve_with_an_unreachable_broker_prints_one_line_and_exits_2(tmp_path: Path) -> None:
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    done = subprocess.run(
+        [sys.executable, "-m", "okgin.cli", "serve", "--port", str(free_port()),
+         "--db", f"sqlite:///{tmp_path / 'games.db'}", "--broker", url],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"okgin serve: cannot reach the broker {url}: ")

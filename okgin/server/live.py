@@ -141,6 +141,10 @@ class LiveRoom:
             return
         version = int(message.get("version", 0))
         async with self.lock:
+            if message.get("resync"):  # the broker was down: events may be missed, read the store
+                await anyio.to_thread.run_sync(self._reload)
+                version = self.room.version
+                self._pushed = version - 1  # show it again: our watchers may have missed it
             if version > self.room.version:
                 await anyio.to_thread.run_sync(self._reload)
             if version <= self._pushed:
