@@ -92,10 +92,16 @@ class LiveRoom:
         self.wake()
         return change
 
-    def _mutate_and_save(self, mutate: Callable[[], Change]) -> Change:
+    def _mutate_and_save(self, mutate: Callable[[], Change], again: bool = True) -> Change:
+        # Another process may have changed the room since we last heard (its broker message
+        # is still on the way): a refusal or a conflict is then judged once more on the
+        # stored room, so a move is never refused for what this process had not yet seen.
         try:
             change = mutate()
         except OkginError:
+            if again and self._behind():
+                self._reload()
+                return self._mutate_and_save(mutate, again=False)
             raise  # the engine and the room check before they change anything
         except BaseException:
             self._reload()
@@ -106,12 +112,19 @@ class LiveRoom:
             self.hall.rooms.save(self.room, self._game_write(change) if change.game else None)
         except Conflict:
             self._reload()
+            if again:
+                return self._mutate_and_save(mutate, again=False)
             raise RoomError("someone else moved first: look again and retry") from None
         except BaseException:
             log.exception("could not save room %s", self.room.code)
             self._reload()
             raise RoomError("the game could not be saved, so nothing changed: try again") from None
         return change
+
+    def _behind(self) -> bool:
+        """True when the stored room is newer than ours (only asked after a refusal)."""
+        stored = self.hall.rooms.load(self.room.code)
+        return stored is not None and stored.version > self.room.version
 
     def _game_write(self, change: Change) -> GameWrite:
         game = self.game
