@@ -31,7 +31,7 @@ def choose(state: dict[str, Any]) -> dict[str, Any] | None:
     if state["final"] is not None:
         return None
     if view["result"] is not None:
-        return {"type": "next"}
+        return {"type": "next", "hand": state["hand_number"]}
     legal = view["legal"]
     if not legal:
         raise AssertionError("asked to move when not our turn")
@@ -160,3 +160,31 @@ def assert_fair(frames: list[str]) -> None:
         seen |= {a.split()[2] for a in view["history"] if " discard " in a}
         leaked = set(CARD.findall(text)) - seen
         assert not leaked, f"frame shows {sorted(leaked)}: {text[:200]}"
+
+
+async def open_room(url: str, players: int, name: str = "Ann", rules: Any = "oklahoma",
+                    timer: int | None = None) -> Client:
+    """A host: a new room of ``players`` seats, the host at seat 0."""
+    host = await Client.connect(url)
+    answer = await host.request({"type": "create", "players": players, "name": name, "rules": rules,
+                                 "timer": timer})
+    assert answer["type"] == "ack", answer
+    return host
+
+
+async def take_seat(url: str, room: str, seat: int, name: str) -> Client:
+    """A guest who opens the invite link and takes ``seat``."""
+    guest = await Client.connect(url)
+    answer = await guest.request({"type": "enter", "room": room})
+    assert answer["type"] == "ack", answer
+    answer = await guest.request({"type": "sit", "seat": seat, "name": name})
+    assert answer["type"] == "ack", answer
+    return guest
+
+
+async def wait_for(client: Client, test: Any, timeout: float = 30.0) -> dict[str, Any]:
+    """Receive until a message passes ``test``; return it."""
+    while True:
+        message = await client.receive(timeout)
+        if test(message):
+            return message

@@ -35,12 +35,14 @@ log = logging.getLogger("okgin.server")
 def create_app(
     db_url: str = DEFAULT_URL, *, broker_url: str | None = None, allow_seeds: bool = False,
     origins: Sequence[str] = (), idle_hours: float | None = 24.0, limits: Limits | None = None,
+    away_seconds: float = 60.0,
 ) -> Starlette:
     """The web game, storing games at ``db_url`` (any SQLAlchemy URL).
 
     ``allow_seeds`` lets a client choose the shuffle (tests only); ``origins`` are the
     pages besides our own that may open the WebSocket; unfinished games untouched for
-    ``idle_hours`` are removed (None: kept for ever).
+    ``idle_hours`` are removed (None: kept for ever); a host may hand an away player's seat
+    to a computer player after ``away_seconds``.
     """
     store = Store(db_url)
     broker = make_broker(broker_url)
@@ -71,7 +73,7 @@ def create_app(
     app.state.store = store
     app.state.hall = hall
     app.state.limiter = Limiter(limits)
-    app.state.settings = Settings(allow_seeds, frozenset(origins))
+    app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
     return app
 
 

@@ -115,8 +115,8 @@ class LiveRoom:
             if again:
                 return self._mutate_and_save(mutate, again=False)
             raise RoomError("someone else moved first: look again and retry") from None
-        except BaseException:
-            log.exception("could not save room %s", self.room.code)
+        except Exception as error:  # a locked or lost database: one line in the log, not a traceback
+            log.warning("could not save room %s: %s", self.room.code, getattr(error, "orig", None) or error)
             self._reload()
             raise RoomError("the game could not be saved, so nothing changed: try again") from None
         return change

@@ -52,7 +52,7 @@ def _rules_from_query(request: Request) -> Rules:
         raise OkginError("rules: at most 4096 characters")
     try:
         return Rules.from_json(loads(text) if text.lstrip().startswith("{") else text)
-    except JSONBoundError as error:
+    except (JSONBoundError, OkginError) as error:
         raise OkginError(f"rules: {error}") from None
 
 

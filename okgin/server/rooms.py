@@ -69,18 +69,22 @@ class Room:
     solo: bool = False
     version: int = 0
     games: list[str] = field(default_factory=list)
+    away_grace: float = AWAY_GRACE
 
     # -- making one ----------------------------------------------------------------------
 
     @classmethod
-    def create(cls, rules: Rules, players: int, host_name: str, timer: int | None = None) -> tuple[Room, str]:
+    def create(
+        cls, rules: Rules, players: int, host_name: str, timer: int | None = None,
+        away_grace: float = AWAY_GRACE,
+    ) -> tuple[Room, str]:
         """A room in its lobby with the host seated at seat 0; returns it and the host's token."""
         if players not in (2, 3, 4):
             raise RoomError("a room has 2 to 4 seats")
         if timer not in TIMERS:
             raise RoomError("the turn timer is off, 30, 60 or 120 seconds")
         rules = rules.replace(players=players) if rules.players != players else rules
-        room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer)
+        room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer, away_grace=away_grace)
         return room, room.sit(0, host_name)
 
     @classmethod
@@ -113,7 +117,7 @@ class Room:
             "type": "room", "code": self.code, "phase": str(self.phase), "host": self.host,
             "seats": [seat.public(now) for seat in self.seats], "rules": self.rules.to_json(),
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
-            "version": self.version, "phrases": list(PHRASES), "away_grace": AWAY_GRACE,
+            "version": self.version, "phrases": list(PHRASES), "away_grace": self.away_grace,
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -141,8 +145,8 @@ class Room:
             return
         if target.kind != "person" or target.away_since is None:
             raise RoomError(f"seat {seat} is not empty and its player is not away")
-        if now - target.away_since < AWAY_GRACE:
-            wait = round(AWAY_GRACE - (now - target.away_since))
+        if now - target.away_since < self.away_grace:
+            wait = round(self.away_grace - (now - target.away_since))
             raise RoomError(f"{target.name} has been away only a moment: wait {wait} more seconds")
         target.stand_in = level
 
@@ -200,13 +204,13 @@ class Room:
         """Everything but ``version`` and ``code`` (their own columns), as JSON-ready data."""
         return {"rules": self.rules.to_json(), "seats": [asdict(seat) for seat in self.seats],
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
-                "solo": self.solo, "games": list(self.games)}
+                "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
         return cls(code, Rules.from_json(data["rules"]), [Seat(**seat) for seat in data["seats"]],
                    data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
-                   version, list(data["games"]))
+                   version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)))
 
 
 def new_code() -> str:

@@ -45,6 +45,7 @@ class Settings:
 
     allow_seeds: bool = False
     origins: frozenset[str] = frozenset()
+    away_grace: float = 60.0
 
 
 class Connection:
@@ -154,7 +155,8 @@ class Connection:
         rules = Rules.from_json(message.data.get("rules", "oklahoma"))
         players = int_field(message, "players", rules.players)
         timer = message.data.get("timer")
-        room, token = Room.create(rules, players, message.data.get("name", ""), timer)
+        room, token = Room.create(rules, players, message.data.get("name", ""), timer,
+                                  self.settings.away_grace)
         await self._watch(await self.hall.create(room, None), 0, token)
         return None
 
@@ -221,9 +223,9 @@ class Connection:
         return None
 
     async def _on_next(self, message: Message) -> dict[str, Any] | None:
-        live = self._room()
+        live, hand = self._room(), message.data.get("hand")
         self._seat()
-        await live.commit(lambda: _next_hand(live))
+        await live.commit(lambda: _next_hand(live, hand))
         return None
 
     async def _on_hint(self, message: Message) -> dict[str, Any] | None:
@@ -297,11 +299,13 @@ def _act(live: LiveRoom, seat: int, text: str) -> Change:
     return Change(str(action).strip(), game=True)
 
 
-def _next_hand(live: LiveRoom) -> Change:
+def _next_hand(live: LiveRoom, seen: object) -> Change:
+    """Deal the next hand. ``seen``: the hand number the asker saw end (another may have asked first)."""
     game = live.game
     if game is None:
         raise RoomError("the game has not started")
-    if not live.room.solo and game.match.current is not None and not game.match.current.actions:
+    dealt = isinstance(seen, int) and len(game.match.hands) > seen
+    if dealt or (seen is None and not live.room.solo and game.match.current is not None):
         return Change(None, save=False)  # another player asked first: the next hand is already dealt
     game.next_hand()
     return Change("deal", game=True)

@@ -1,0 +1,117 @@
+"""Rooms over a real server: an invite link, people and computer players at one table, a
+spectator, a seat handed to a computer player and given back, quick phrases, a rematch."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scripted_client import Client, assert_fair, open_room, run, take_seat, wait_for
+from server_process import ServerProcess
+
+SHORT = {"preset": "oklahoma-multiplayer", "target": 30}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path / "rooms.db", allow_seeds=True, extra=("--away-seconds", "0.5")).start()
+    yield process
+    process.stop()
+
+
+def test_two_people_and_a_computer_finish_a_game_watched_and_rematch(server: ServerProcess) -> None:
+    async def go() -> tuple[list[dict[str, Any]], Client, dict[str, Any]]:
+        host = await open_room(server.ws_url, 3, "Ann", SHORT)
+        assert host.room and host.token and host.seat == 0
+        guest = await take_seat(server.ws_url, host.room, 1, "Bob")
+        refused = await host.request({"type": "start"})
+        assert "every seat needs a player" in refused["message"]
+        assert (await host.request({"type": "computer", "seat": 2, "level": "easy"}))["type"] == "ack"
+        watcher = await Client.connect(server.ws_url)
+        await watcher.request({"type": "enter", "room": host.room})
+        assert (await host.request({"type": "start", "seed": 8}))["type"] == "ack"
+        finals = await asyncio.gather(host.play(), guest.play())
+        await wait_for(watcher, lambda m: m["type"] == "state" and m["final"] is not None)
+        first_game = host.game
+        assert (await guest.request({"type": "rematch"}))["type"] == "ack"
+        room = await wait_for(host, lambda m: m["type"] == "room" and m["game"] != first_game)
+        for client in (host, guest, watcher):
+            await client.close()
+        return list(finals), watcher, room
+
+    finals, watcher, room = run(go())
+    assert finals[0]["final"] == finals[1]["final"] and finals[0]["final"]["winner"] in (0, 1, 2)
+    assert [s["name"] for s in room["seats"]] == ["Ann", "Bob", "Computer 3"]
+    assert room["phase"] == "playing" and room["seats"][2]["level"] == "easy"
+    states = [f for f in watcher.frames if '"type":"state"' in f]
+    assert len(states) > 20
+    assert all('"hand":[]' in f and '"seat":null' in f for f in states)
+    assert_fair(watcher.frames)
+
+
+def test_an_away_seat_is_played_by_a_computer_until_its_owner_returns(server: ServerProcess) -> None:
+    async def go() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        host = await open_room(server.ws_url, 2, "Ann")
+        assert host.room
+        guest = await take_seat(server.ws_url, host.room, 1, "Bob")
+        token = guest.token
+        await host.request({"type": "start", "seed": 3})
+        await guest.close()
+        away = await wait_for(host, lambda m: m["type"] == "room" and m["seats"][1]["away"])
+        await asyncio.sleep(0.6)
+        answer = await host.request({"type": "computer", "seat": 1, "level": "easy"})
+        assert answer["type"] == "ack", answer
+        for _ in range(6):  # the computer player now moves for Bob
+            await host.step()
+        back = await Client.connect(server.ws_url)
+        await back.request({"type": "enter", "room": host.room, "token": token})
+        returned = back.state  # the full current state came with the answer
+        assert back.room_state is not None and returned is not None
+        room = back.room_state
+        await host.close()
+        await back.close()
+        return away, room, returned
+
+    away, room, returned = run(go())
+    assert away["seats"][1]["away"] and away["seats"][1]["name"] == "Bob"
+    assert room["you"] == 1 and room["seats"][1]["stand_in"] is None and not room["seats"][1]["away"]
+    assert returned["view"]["seat"] == 1 and len(returned["view"]["hand"]) >= 10
+    assert sum(1 for a in returned["view"]["history"] if a.startswith("1 ")) >= 1
+
+
+def test_lobby_rules_and_quick_phrases(server: ServerProcess) -> None:
+    async def go() -> tuple[list[str], list[dict[str, Any]]]:
+        host = await open_room(server.ws_url, 2, "Ann")
+        assert host.room
+        guest = await take_seat(server.ws_url, host.room, 1, "Bob")
+        third = await Client.connect(server.ws_url)
+        await third.request({"type": "enter", "room": host.room})
+        errors = [
+            (await third.request({"type": "sit", "seat": 1, "name": "Cy"}))["message"],
+            (await third.request({"type": "sit", "seat": 7, "name": "Cy"}))["message"],
+            (await guest.request({"type": "start"}))["message"],
+            (await guest.request({"type": "computer", "seat": 1, "level": "easy"}))["message"],
+            (await third.request({"type": "say", "phrase": "Good game"}))["message"],
+            (await guest.request({"type": "say", "phrase": "you are bad"}))["message"],
+            (await guest.request({"type": "act", "action": "draw"}))["message"],
+        ]
+        fresh = await Client.connect(server.ws_url)
+        errors.append((await fresh.request({"type": "create", "players": 2, "name": " "}))["message"])
+        assert (await guest.request({"type": "say", "phrase": "Nice!"}))["type"] == "ack"
+        said = await wait_for(host, lambda m: m["type"] == "said")
+        for client in (host, guest, third, fresh):
+            await client.close()
+        return errors, [said]
+
+    errors, said = run(go())
+    assert "seat 1 is taken" in errors[0]
+    assert "seat must be a number from 0 to 1" in errors[1]
+    assert errors[2] == errors[3] == "only the host can do that"
+    assert "you are watching" in errors[4]
+    assert errors[5].startswith("say one of: Good game, Nice!, Oops, Hurry up")
+    assert "the game has not started" in errors[6]
+    assert "your name must be 1 to 20 characters" in errors[7]
+    assert said == [{"type": "said", "seat": 1, "name": "Bob", "phrase": "Nice!"}]

@@ -1,0 +1,191 @@
+"""A hostile client against a real server: every attempt is refused with a clear error and
+the stored game is unchanged; the log holds no traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from scripted_client import Client, open_room, run, take_seat, wait_for
+from server_process import ServerProcess
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path / "games.db", extra=("--origin", "https://friends.example")).start()
+    yield process
+    process.stop()
+    log = process.process.stderr.read().decode() if process.process and process.process.stderr else ""
+    assert "Traceback" not in log, log
+
+
+def stored(db: Path, game: str | None) -> str:
+    with sqlite3.connect(db) as connection:
+        row = connection.execute("SELECT record FROM games WHERE id = ?", (game,)).fetchone()
+    return str(row[0])
+
+
+def test_tokens_seats_and_codes(server: ServerProcess) -> None:
+    async def go() -> list[str]:
+        host = await open_room(server.ws_url, 2, "Ann")
+        guest = await take_seat(server.ws_url, host.room or "", 1, "Bob")
+        await host.request({"type": "start"})
+        while guest.state is None:
+            await guest.receive()
+        assert host.state is not None
+        before = stored(server.db, host.game)
+        mover, other = (host, guest) if host.state["view"]["to_act"] == 0 else (guest, host)
+        other_seat = 1 - (other.seat or 0)
+        thief = await Client.connect(server.ws_url)
+        errors = [
+            (await other.request({"type": "act", "action": f"{other_seat} draw"}))["message"],
+            (await other.request({"type": "act", "action": "draw"}))["message"],
+            (await thief.request({"type": "enter", "room": host.room, "token": "forged" * 7}))["message"],
+            (await thief.request({"type": "enter", "room": "guessed-room-code"}))["message"],
+            (await thief.request({"type": "join", "game": host.game, "token": mover.token + "x"}))["message"],
+        ]
+        await thief.request({"type": "enter", "room": host.room})  # no token: a spectator
+        errors.append((await thief.request({"type": "act", "action": "draw"}))["message"])
+        errors.append((await thief.request({"type": "hint"}))["message"])
+        spectator_view = thief.state
+        other_room = await open_room(server.ws_url, 2, "Eve")
+        errors.append((await other_room.request({"type": "enter", "room": host.room,
+                                                 "token": other_room.token}))["message"])
+        assert stored(server.db, host.game) == before
+        assert spectator_view is not None and spectator_view["view"]["hand"] == []
+        for client in (host, guest, thief, other_room):
+            await client.close()
+        return errors
+
+    errors = run(go())
+    assert "you play seat" in errors[0]
+    assert "draw" in errors[1]
+    assert errors[2] == errors[7] == "that seat token is not valid here: open the link again to watch"
+    assert errors[3] == "no such room: check the link"
+    assert errors[4].startswith("that seat token is not valid")
+    assert errors[5] == errors[6] == "you are watching: only a seated player can do that"
+
+
+def test_bad_frames_replays_and_seeds(server: ServerProcess) -> None:
+    async def go() -> tuple[list[str], int | None, str]:
+        client = await Client.connect(server.ws_url)
+        seeded = await client.request({"type": "new", "seed": 5})
+        await client.open_game({"type": "new"})
+        state = await client.wait_my_move()
+        before = stored(server.db, client.game)
+        errors = [seeded["message"]]
+        frames = ['{"type": "act", "action": ' + "[" * 3000 + "]" * 3000 + "}",
+                  '{"type": "act", "id": ' + "9" * 5000 + "}",
+                  json.dumps({"type": "act", "action": "¹ draw"}),
+                  json.dumps({"type": "act", "action": "discard ¹S"}),
+                  json.dumps({"type": "next", "hand": [[[]]]})]
+        for frame in frames:
+            await client.socket.send(frame)
+            errors.append((await client.receive())["message"])
+        legal = state["view"]["legal"][0]
+        first = await client.request({"type": "act", "action": legal})
+        await client.socket.send(json.dumps({"type": "act", "action": legal, "id": client._next_id - 1}))
+        errors.append((await wait_for(client, lambda m: m["type"] == "error"))["message"])
+        await client.socket.send("x" * 100_000)  # beyond the transport's frame limit
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            while True:
+                await client.receive()
+        assert first["type"] == "ack"
+        return errors, closed.value.rcvd.code if closed.value.rcvd else None, before
+
+    errors, code, _ = run(go())
+    assert errors[0] == "seeds are off on this server (okgin serve --allow-seeds is for tests)"
+    assert errors[1] == "nested 3001 levels deep: at most 32"
+    assert errors[2] == "a number of 5000 digits: at most 30"
+    assert errors[3] == "'¹' is not a seat: write it 0 to 3, or leave it out"
+    assert "¹S" in errors[4]
+    assert errors[5] == "the hand in progress is not over"
+    assert errors[6] == "message id 2 was already used: each message needs a larger id"
+    assert code == 1009
+
+
+def test_cross_site_origin_is_refused_and_pages_carry_headers(server: ServerProcess) -> None:
+    async def attempt(origin: str) -> tuple[int | None, str]:
+        async with websockets.connect(server.ws_url, origin=origin) as socket:  # type: ignore[arg-type]
+            try:
+                await socket.send(json.dumps({"type": "new"}))
+                await asyncio.wait_for(socket.recv(), 5)
+                await asyncio.wait_for(socket.recv(), 5)
+                return None, "open"
+            except websockets.ConnectionClosed as closed:
+                return (closed.rcvd.code, closed.rcvd.reason) if closed.rcvd else (None, "")
+
+    code, reason = run(attempt("https://evil.example"))
+    assert code == 1008 and reason == "cross-site origin https://evil.example is not allowed"
+    assert run(attempt(server.url)) == (None, "open")
+    assert run(attempt("https://friends.example")) == (None, "open")
+    for path in ("/", "/how-to-play", "/static/game.js", "/r/abc"):
+        headers = httpx.get(server.url + path).headers
+        assert "default-src 'self'" in headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
+    for bad in ("{" * 3000, '{"target": ' + "9" * 5000 + "}", '{"players": "¹"}', "nope"):
+        answer = httpx.get(server.url + "/how-to-play", params={"rules": bad})
+        assert answer.status_code == 400 and "rule" in answer.text
+
+
+def test_floods_are_limited(server: ServerProcess) -> None:
+    async def go() -> tuple[set[str], set[str]]:
+        client = await Client.connect(server.ws_url)
+        await client.open_game({"type": "new"})
+        for _ in range(300):
+            await client.socket.send(json.dumps({"type": "options"}))
+        hint_errors: set[str] = set()
+        for _ in range(300):
+            message = await client.receive()
+            if message["type"] == "error":
+                hint_errors.add(message["message"])
+        other = await Client.connect(server.ws_url)
+        new_errors = set()
+        for _ in range(15):
+            answer = await other.request({"type": "new"})
+            if answer["type"] == "error":
+                new_errors.add(answer["message"])
+        await client.close()
+        await other.close()
+        return hint_errors, new_errors
+
+    hints, news = run(go())
+    assert "too many messages: at most 50 a second" in hints
+    assert news == {"too many new games: wait a few seconds"}
+
+
+def test_a_locked_database_refuses_the_move_and_changes_nothing(server: ServerProcess) -> None:
+    async def go() -> tuple[dict[str, Any], str, str, dict[str, Any], dict[str, Any]]:
+        client = await Client.connect(server.ws_url)
+        await client.open_game({"type": "new", "opponents": ["easy"]})
+        state = await client.wait_my_move()
+        before = stored(server.db, client.game)
+        lock = sqlite3.connect(server.db, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+        started = time.monotonic()
+        refused = await client.request({"type": "act", "action": state["view"]["legal"][0]}, timeout=60)
+        lock.execute("ROLLBACK")
+        lock.close()
+        assert time.monotonic() - started < 30
+        after = stored(server.db, client.game)
+        again = await Client.connect(server.ws_url)
+        rejoined = await again.open_game({"type": "join", "game": client.game, "token": client.token})
+        accepted = await again.request({"type": "act", "action": state["view"]["legal"][0]})
+        await client.close()
+        await again.close()
+        return refused, before, after, rejoined, accepted
+
+    refused, before, after, rejoined, accepted = run(go())
+    assert refused["message"] == "the game could not be saved, so nothing changed: try again"
+    assert before == after
+    assert accepted["type"] == "ack"
+    assert rejoined["view"]["history"] == json.loads(before)["hands"][-1]["actions"] or rejoined["view"]
