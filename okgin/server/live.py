@@ -25,6 +25,7 @@ from okgin.actions import PlayerAction
 from okgin.bots import Player
 from okgin.errors import OkginError
 from okgin.server.broker import Broker
+from okgin.server.catch_up import catch_up
 from okgin.server.games import Game
 from okgin.server.room_store import Conflict, GameWrite, RoomStore
 from okgin.server.rooms import Phase, Room, RoomError
@@ -142,7 +143,10 @@ class LiveRoom:
             return
         self.room = room
         stored = self.hall.store.load(room.game) if room.game else None
-        self.game = Game.from_record(stored.id, stored.record) if stored else None
+        if stored is None:
+            self.game = None
+        elif self.game is None or self.game.id != stored.id or not catch_up(self.game.match, stored.record):
+            self.game = Game.from_record(stored.id, stored.record)
 
     # -- frames ---------------------------------------------------------------------------
 
