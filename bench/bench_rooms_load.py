@@ -145,17 +145,28 @@ async def run(urls: list[str], rooms: int, seconds: float, think: float, pids: l
     _, waiting = await asyncio.wait(tasks, timeout=seconds + 10)  # seats still waiting for a turn
     for task in waiting:
         task.cancel()
-    waited = time.monotonic() - started
     failed = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]
     clock.errors += [f"{type(e).__name__}: {e}" for e in failed]
-    # A room where nobody got a frame for the last 10 s missed an update (or its game ended).
-    stalled = sum(1 for table in tables if max(s.last_frame for s in table) < started + waited - 10)
-    print(f"rooms with no frame in the last 10 s: {stalled}")
+    # A room where nobody got a frame in the last 10 measured seconds missed an update.
+    stalled = [table for table in tables if max(s.last_frame for s in table) < started + seconds - 10]
+    print(f"rooms with no frame in the last 10 measured seconds: {len(stalled)}")
+    for table in stalled[:3]:
+        print("  stalled:", [_where(seat) for seat in table])
     end = sum(rss_kb(pid) for pid in pids)
     for table in tables:
         for seat in table:
             await seat.close()
     report(clock, rooms, sizes, len(urls), think, opened, seconds, base, loaded, end)
+
+
+def _where(seat: Seat) -> str:
+    """What one seat last saw: whose turn, whether the hand or game is over."""
+    state = seat.state
+    if state is None:
+        return f"seat {seat.seat}: no state"
+    view = state["view"]
+    return (f"seat {seat.seat}: hand {state['hand_number']}, {len(view['history'])} actions, "
+            f"to act {view['to_act']}, over {view['result'] is not None}, final {state['final'] is not None}")
 
 
 def pct(values: list[float], q: float) -> float:

@@ -123,3 +123,34 @@ def test_after_a_redis_outage_subscribers_resync_and_events_flow_again() -> None
     finally:
         server.stop()
     assert messages == [{"n": 1}, RESYNC, {"n": 3}]
+
+
+def test_a_slow_room_does_not_hold_up_another_and_keeps_its_order(redis_server: Redis) -> None:
+    async def go() -> tuple[list[dict[str, Any]], list[int], float]:
+        one, two = RedisBroker(redis_server.url), RedisBroker(redis_server.url)
+        await one.start()
+        await two.start()
+        slow_heard: list[int] = []
+
+        async def slow(message: dict[str, Any]) -> None:
+            await asyncio.sleep(0.2)  # a reload from a busy store
+            slow_heard.append(message["n"])
+
+        fast = Heard()
+        two.subscribe("room:slow", slow)
+        two.subscribe("room:fast", fast)
+        started = asyncio.get_running_loop().time()
+        for n in range(5):
+            await one.publish("room:slow", {"n": n})
+        await one.publish("room:fast", {"n": "quick"})
+        heard = await fast.wait_for(1)
+        waited = asyncio.get_running_loop().time() - started
+        while len(slow_heard) < 5:
+            await asyncio.sleep(0.05)
+        await one.close()
+        await two.close()
+        return heard, slow_heard, waited
+
+    heard, slow_heard, waited = run(go())
+    assert heard == [{"n": "quick"}] and waited < 0.5  # not after the slow room's 5 x 0.2 s
+    assert slow_heard == [0, 1, 2, 3, 4]

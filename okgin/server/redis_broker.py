@@ -2,8 +2,9 @@
 
 The same methods as ``LocalBroker`` (okgin/server/broker.py). A message published here is
 delivered at once to this process's subscribers, in publish order, before ``publish``
-returns (as LocalBroker does), and through Redis to every other process. Each process
-listens to one pattern (every okgin channel) on one connection, so a subscription is
+returns (as LocalBroker does), and through Redis to every other process, where each
+channel's messages are delivered in order and channels do not wait for one another. Each
+process listens to one pattern (every okgin channel) on one connection, so a subscription is
 active the moment it is made: nothing published after ``subscribe`` returns can be missed
 while a SUBSCRIBE round trip is under way. After Redis comes back from an outage, each
 subscriber gets ``{"resync": True}``: events may have been missed, so reload from the store.
@@ -54,6 +55,7 @@ class RedisBroker:
         )
         self._connects = 0
         self._subscribers: dict[str, list[Callback]] = {}
+        self._tails: dict[str, asyncio.Task[None]] = {}  # each channel's last delivery under way
         self._reader: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
 
@@ -92,6 +94,8 @@ class RedisBroker:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
+        for task in list(self._tails.values()):
+            task.cancel()
         self._subscribers.clear()
         await self._redis.aclose()
 
@@ -117,7 +121,7 @@ class RedisBroker:
             self._listening.set()
             if self._connects:  # a reconnect, after an outage: events may have been missed meanwhile
                 for channel in list(self._subscribers):
-                    await self._deliver(channel, RESYNC)
+                    self._queue(channel, RESYNC)
             self._connects += 1
             async for raw in pubsub.listen():
                 await self._received(raw)
@@ -132,8 +136,27 @@ class RedisBroker:
         except (ValueError, KeyError, TypeError):
             log.warning("ignored a malformed broker message on %s", channel)
             return
-        if origin != self.origin and isinstance(message, dict):
-            await self._deliver(channel, message)
+        if origin != self.origin and isinstance(message, dict) and channel in self._subscribers:
+            self._queue(channel, message)
+
+    def _queue(self, channel: str, message: dict[str, Any]) -> None:
+        """Deliver after the channel's previous message, without waiting here: one room's slow
+        subscriber (a reload from the store) must not hold up every other room's events."""
+        previous = self._tails.get(channel)
+        task = asyncio.get_running_loop().create_task(self._after(previous, channel, message))
+        self._tails[channel] = task
+        task.add_done_callback(lambda done: self._finished(channel, done))
+
+    def _finished(self, channel: str, task: asyncio.Task[None]) -> None:
+        if self._tails.get(channel) is task:
+            del self._tails[channel]
+
+    async def _after(
+        self, previous: asyncio.Task[None] | None, channel: str, message: dict[str, Any],
+    ) -> None:
+        if previous is not None:
+            await asyncio.wait([previous])  # its outcome is its own; only its end matters here
+        await self._deliver(channel, message)
 
     async def _deliver(self, channel: str, message: dict[str, Any]) -> None:
         for callback in list(self._subscribers.get(channel, ())):
