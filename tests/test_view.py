@@ -66,3 +66,15 @@ def test_after_the_hand_every_seat_sees_the_result():
         view = seat_view(hand, seat)
         assert view.phase == Phase.OVER and view.legal == ()
         assert view.result is hand.result and view.result.points == (16, 0)
+
+
+def test_the_public_view_holds_no_hand_and_agrees_with_every_seat():
+    from okgin.view import public_view
+
+    hand = started()
+    public = public_view(hand, (12, 3))
+    seat = seat_view(hand, 1, (12, 3))
+    names = {f.name for f in dataclasses.fields(public)}
+    assert not names & {"hand", "hand_mask", "legal", "taken", "seat"}
+    for name in names:
+        assert getattr(public, name) == getattr(seat, name), name

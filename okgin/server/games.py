@@ -42,6 +42,7 @@ class Game:
         self.rng = rng or random.Random()
         self._written: list[dict[str, Any]] = []
         self._current: tuple[Hand, dict[str, Any]] | None = None
+        self._rules = match.rules.to_json()
 
     @classmethod
     def deal(cls, rules: Rules, seed: int | None = None) -> Game:
@@ -103,7 +104,7 @@ class Game:
             coached = advice_json(advice(seat_view, list(names))) if coach else None
         return {
             "type": "state", "game": self.id, "names": list(names),
-            "levels": [level or "person" for level in levels], "rules": match.rules.to_json(),
+            "levels": [level or "person" for level in levels], "rules": self._rules,
             "hand_number": len(match.hands), "event": event, "view": view, "totals": list(match.totals),
             "sheet": sheet_json(match.hands),
             "final": final_json(match.final, match.rules) if match.final else None, "coach": coached,

@@ -7,6 +7,7 @@ See docs/web.md for every message.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -97,6 +98,7 @@ def seed_field(message: Message) -> int | None:
     return seed
 
 
+@functools.lru_cache(maxsize=4096)
 def notation(action: Action) -> str:
     """An action as the client sees it: its record notation without the seat number."""
     text = str(action).strip()
@@ -167,7 +169,10 @@ def _dealt(view: SeatView) -> int:
     return view.rules.cards_each
 
 
+@functools.lru_cache(maxsize=4096)
 def notation_with_seat(action: Action) -> str:
+    """An action as the record writes it (a reshuffle without its order); cached: every frame
+    repeats the hand's whole history, and actions are shared values."""
     text = str(action).strip()
     return "reshuffle" if text.startswith("reshuffle") else text
 

@@ -1,0 +1,80 @@
+"""The broker: two halls (as two processes would be) on one database and one broker; a move
+made in one reaches the other's watchers, which reloads the newer version from the store."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from okgin.rules import preset
+from okgin.server.broker import LocalBroker, make_broker
+from okgin.server.games import Game
+from okgin.server.live import Change, Hall, LiveRoom, Watcher
+from okgin.server.room_store import RoomStore
+from okgin.server.rooms import Room, RoomError
+from okgin.server.storage import Store
+from okgin.server.thinking import Thinking
+
+
+def test_local_broker_delivers_in_order_and_survives_a_failing_subscriber() -> None:
+    heard: list[Any] = []
+
+    async def failing(_message: dict[str, Any]) -> None:
+        raise RuntimeError("boom")
+
+    async def listening(message: dict[str, Any]) -> None:
+        heard.append(message["n"])
+
+    async def go() -> None:
+        broker = make_broker(None)
+        assert isinstance(broker, LocalBroker)
+        broker.subscribe("room:a", failing)
+        broker.subscribe("room:a", listening)
+        for n in range(3):
+            await broker.publish("room:a", {"n": n})
+        broker.unsubscribe("room:a", listening)
+        await broker.publish("room:a", {"n": 9})
+        await broker.close()
+
+    asyncio.run(go())
+    assert heard == [0, 1, 2]
+
+
+def test_a_move_in_one_hall_reaches_the_other_and_stale_changes_are_refused(tmp_path: Path) -> None:
+    async def go() -> tuple[list[dict[str, Any]], str, str]:
+        broker = LocalBroker()
+        store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+        one, two = (Hall(RoomStore(store), broker, Thinking()) for _ in range(2))
+        game = Game.deal(preset("oklahoma"), seed=1)
+        room, _token = Room.solo_game(game.match.rules, ["easy"])
+        room.game = game.id
+        live_one = await one.create(room, game)
+        live_two = await two.get(room.code)
+        assert isinstance(live_two, LiveRoom) and live_two is not live_one
+        seen: list[dict[str, Any]] = []
+        await live_two.attach(Watcher(seen.append, None))
+        await asyncio.sleep(1.0)  # the computer player may move first (through hall two)
+        seen.clear()
+        current = live_one.game
+        assert current is not None and current.to_act() == 0, "hall one did not catch up"
+        text = str(current.match.view(0).legal[0]).split(" ", 1)[1]
+        await live_one.commit(lambda: Change(str(current.act(0, text)), game=True))
+        await asyncio.sleep(1.0)
+        # A change made from an old version writes nothing.
+        old = live_one.room
+        old.version -= 1
+        stale = ""
+        try:
+            await live_one.commit(lambda: Change("x"))
+        except RoomError as error:
+            stale = str(error)
+        store.close()
+        return seen, text, stale
+
+    seen, text, stale = asyncio.run(go())
+    states = [m for m in seen if m["type"] == "state"]
+    assert states, "the other hall's watcher heard nothing"
+    assert any(m["event"] == f"0 {text}" for m in states)
+    assert all(m["view"]["hand"] == [] for m in states)
+    assert stale == "someone else moved first: look again and retry"
