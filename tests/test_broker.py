@@ -7,6 +7,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from scripted_client import run
+
 from okgin.rules import preset
 from okgin.server.broker import LocalBroker, make_broker
 from okgin.server.games import Game
@@ -37,7 +39,7 @@ def test_local_broker_delivers_in_order_and_survives_a_failing_subscriber() -> N
         await broker.publish("room:a", {"n": 9})
         await broker.close()
 
-    asyncio.run(go())
+    run(go())
     assert heard == [0, 1, 2]
 
 
@@ -75,7 +77,7 @@ def test_a_move_in_one_hall_reaches_the_other_and_stale_changes_are_refused(tmp_
         store.close()
         return seen, text, stale, stored, after
 
-    seen, text, stale, stored, after = asyncio.run(go())
+    seen, text, stale, stored, after = run(go())
     states = [m for m in seen if m["type"] == "state"]
     assert states, "the other hall's watcher heard nothing"
     assert any(m["event"] == f"0 {text}" for m in states)
