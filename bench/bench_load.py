@@ -104,7 +104,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the games play")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp) / "bench.db").start()
+        # One address opens every game: only the per-connection limits apply.
+        server = ServerProcess(Path(tmp) / "bench.db", extra=("--no-address-limits",)).start()
         try:
             assert server.process is not None
             pid = server.process.pid

@@ -104,8 +104,10 @@ class Game:
             coached = advice_json(advice(seat_view, list(names))) if coach else None
         return {
             "type": "state", "game": self.id, "names": list(names),
-            "levels": [level or "person" for level in levels], "rules": self._rules,
+            # levels[seat - 1]: the computer level of each seat after the first (null: a person).
+            "levels": list(levels[1:]), "seat_levels": list(levels), "rules": self._rules,
             "hand_number": len(match.hands), "event": event, "view": view, "totals": list(match.totals),
+            "won": list(match.won),  # what counts toward the target (penalties do not)
             "sheet": sheet_json(match.hands),
             "final": final_json(match.final, match.rules) if match.final else None, "coach": coached,
         }

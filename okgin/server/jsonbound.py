@@ -18,25 +18,17 @@ class JSONBoundError(ValueError):
     """Text that is not JSON, or JSON nested too deep or holding too long a number."""
 
 
-def _depth(text: str) -> int:
-    """The deepest nesting of ``[`` and ``{`` outside strings (a linear scan, no recursion)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed value (walked without recursion)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
             deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
+            stack.extend((child, depth + 1) for child in item if isinstance(child, (list, dict)))
     return deepest
 
 
@@ -58,14 +50,17 @@ def loads(text: str, max_depth: int = MAX_DEPTH, max_digits: int = MAX_DIGITS) -
     >>> loads('{"a": [1, 2]}')
     {'a': [1, 2]}
     """
-    depth = _depth(text)
-    if depth > max_depth:
-        raise JSONBoundError(f"nested {depth} levels deep: at most {max_depth}")
     try:
-        return json.loads(text, parse_int=_bounded_int(max_digits), parse_constant=_no_constant)
+        value = json.loads(text, parse_int=_bounded_int(max_digits), parse_constant=_no_constant)
     except JSONBoundError:
         raise
+    except RecursionError:  # the C parser gives up near a thousand levels: fast, whatever the text
+        raise JSONBoundError(f"nested too deep: at most {max_depth} levels") from None
     except json.JSONDecodeError as error:
         raise JSONBoundError(f"not JSON: {error.msg} at character {error.pos}") from None
-    except (ValueError, RecursionError) as error:  # e.g. a float too long; never a traceback
+    except ValueError as error:  # e.g. a float too long; never a traceback
         raise JSONBoundError(f"not JSON: {error}") from None
+    depth = _depth(value)
+    if depth > max_depth:
+        raise JSONBoundError(f"nested {depth} levels deep: at most {max_depth}")
+    return value

@@ -177,6 +177,8 @@ class LiveRoom:
         """Each watcher's room and state messages; one state per distinct (seat, coach)."""
         made: dict[tuple[int | None, bool], dict[str, Any]] = {}
         out = []
+        if event and not (event[0].isdigit() or event in ("deal", "reshuffle")):
+            event = None  # a room's own event (a seat taken, someone away): not a move to show
         for watcher in watchers:
             sent = [self.room_frame(watcher.seat)]
             if self.game is not None:

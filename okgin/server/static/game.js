@@ -9,17 +9,22 @@
   const pending = new Map();
 
   // -- connection ------------------------------------------------------------------------
+  const TOKEN_KEY = "okgin.token";  // this browser's seat token for its game against the computer
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws`);
     socket.addEventListener("open", () => {
+      // room.js (a room's page, /r/<code>) opens the room itself; hooks: docs/web.md.
+      document.dispatchEvent(new CustomEvent("okgin:open", { detail: { send } }));
       const game = localStorage.getItem(GAME_KEY);
-      if (game) send({ type: "join", game });
+      if (document.body.dataset.room) { /* room.js has sent "enter" */ }
+      else if (game) send({ type: "join", game, token: localStorage.getItem(TOKEN_KEY) || undefined });
       else newGame();
       send({ type: "options", coach: !!Settings.options.coach });
     });
     socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
     socket.addEventListener("close", () => {
+      document.dispatchEvent(new CustomEvent("okgin:close"));
       setStatus("Connection lost: reconnecting…");
       setTimeout(connect, 1000);
     });
@@ -35,11 +40,18 @@
     send({ type: "new", rules: Settings.currentRules(), opponents: Settings.options.levels });
   }
   function receive(message) {
-    if (message.type === "joined") { localStorage.setItem(GAME_KEY, message.game); return; }
+    document.dispatchEvent(new CustomEvent("okgin:message", { detail: message }));
+    if (message.type === "joined") {
+      if (message.solo) localStorage.setItem(GAME_KEY, message.game);
+      if (message.solo && message.token) localStorage.setItem(TOKEN_KEY, message.token);
+      return;
+    }
     if (message.type === "state") { queue.push(message); pump(); return; }
     if (message.type === "hint") { announce(message.text, true); return; }
     if (message.type === "error") {
-      if (message.message.startsWith("no such game")) { localStorage.removeItem(GAME_KEY); newGame(); return; }
+      if (/^(no such game|that seat token)/.test(message.message) && !document.body.dataset.room) {
+        localStorage.removeItem(GAME_KEY); newGame(); return;
+      }
       announce(message.message, true);
     }
   }

@@ -1,0 +1,92 @@
+"""Flood benchmark (not a test): one client floods the server while another plays; the
+player's action-to-acknowledgement p50/p99 with and without the flood, in the same run.
+
+    .venv/bin/python bench/bench_flood.py --moves 300
+
+The floods are those a hostile page could send: 2,000 `new` messages, 5,000 hints, and
+5,000 frames of 16 KB garbage, each as fast as the socket takes them. The server refuses
+what is over its rate limits with an error; the question is what the flood costs others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from scripted_client import Client
+from server_process import ServerProcess
+
+FLOODS = {
+    "none": [],
+    "2,000 new games": [json.dumps({"type": "new"})] * 2000,
+    "5,000 hints": [json.dumps({"type": "hint"})] * 5000,
+    "5,000 garbage frames of 16 KB": ["[" * 16_000] * 5000,
+}
+
+
+async def flood(url: str, frames: list[str], refused: list[int]) -> None:
+    client = await Client.connect(url)
+    await client.open_game({"type": "new"})
+
+    async def drain() -> None:
+        while True:
+            try:
+                message = await client.receive(timeout=5)
+            except (TimeoutError, Exception):
+                return
+            refused[0] += message["type"] == "error" and "too many" in message.get("message", "")
+
+    reader = asyncio.create_task(drain())
+    for frame in frames:
+        await client.socket.send(frame)
+    await reader
+    await client.close()
+
+
+async def play(url: str, moves: int) -> list[float]:
+    client = await Client.connect(url)
+    await client.open_game({"type": "new", "opponents": ["easy"]})
+    for _ in range(moves):
+        await asyncio.sleep(0.03)  # a quick person's pace, well under the rate limit
+        if not await client.step():
+            await client.open_game({"type": "new", "opponents": ["easy"]})
+    await client.close()
+    return client.latencies
+
+
+async def measure(url: str, frames: list[str], moves: int) -> tuple[list[float], int]:
+    refused = [0]
+    flooding = asyncio.create_task(flood(url, frames, refused)) if frames else None
+    await asyncio.sleep(0.2 if frames else 0)
+    latencies = await play(url, moves)
+    if flooding is not None:
+        await flooding
+    return latencies, refused[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=300)
+    args = parser.parse_args()
+    server = ServerProcess(Path(tempfile.mkdtemp()) / "flood.db").start()
+    try:
+        print(f"{'flood':32} {'p50 ms':>8} {'p99 ms':>8} {'refused':>8}")
+        for name, frames in FLOODS.items():
+            latencies, refused = asyncio.run(measure(server.ws_url, frames, args.moves))
+            latencies.sort()
+            p50 = statistics.median(latencies) * 1000
+            p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
+            print(f"{name:32} {p50:8.1f} {p99:8.1f} {refused:8d}", flush=True)
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
