@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit chromium bench clean
+.PHONY: play test lint typecheck unit system bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,11 +22,18 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy okgin
 
-# The browser tests drive Debian's Chromium through Playwright (no browser download).
-chromium:
-	command -v chromium || (apt-get update && apt-get install -y chromium)
+# Debian packages the tests need, installed when missing (one `apt-get update` first): Chromium
+# for the browser tests (Playwright drives it, no browser download), PostgreSQL and Redis for
+# the scale-out tests (tests/real_servers.py starts throwaway servers of both).
+system:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	if [ -n "$$missing" ]; then \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; fi
 
-unit: $(STAMP) chromium
+unit: $(STAMP) system
 	$(BIN)/pytest -q
 
 test: lint typecheck unit

@@ -72,6 +72,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as error:
         raise OkginError(f"cannot read {args.file}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise OkginError(f"{args.file} is not UTF-8 text (byte {error.start}): a record is JSON") from None
     match, players = replay_text(text)
     summary = report(match)
     if args.json:
@@ -119,12 +121,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from okgin.server import create_app
     from okgin.server.limits import NO_ADDRESS_LIMITS
 
-    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
+    if args.broker:  # an unreachable Redis stops here in one line, not in uvicorn's lifespan
+        from okgin.server.redis_broker import check_broker
+
+        check_broker(args.broker)
+    # A store that cannot be opened stops here too, in one line.
     app = create_app(
         args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
         idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
         away_seconds=args.away_seconds,
     )
+    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
