@@ -138,12 +138,15 @@ def test_the_swap_does_change_the_hidden_cards() -> None:
 def test_random_episodes_end_with_every_card_accounted_for(rules: str, players: int) -> None:
     game = OkginEnv(rules, players)
     rng = np.random.default_rng(players)
-    for episode in range(4):
+    for episode in range(6):
         game.reset(seed=episode)
         earned = dict.fromkeys(game.possible_agents, 0.0)
         for agent in game.agent_iter():
             obs, reward, over, cut, _ = game.last()
             earned[agent] += reward
+            view = game.view(agent)  # the incremental observation is exactly the view's encoding
+            assert np.array_equal(obs["observation"], encode(view))
+            assert np.array_equal(obs["action_mask"], legal_mask(view))
             assert obs is not None and obs["observation"].shape == (OBSERVATION_SIZE,)
             if over or cut:
                 game.step(None)

@@ -7,12 +7,14 @@ to play after it, and so on; slots of seats a smaller table does not have stay z
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
 from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.bots.knowledge import knowledge_of
-from okgin.cards import DECK
+from okgin.cards import DECK, mask_of
 from okgin.hand import Phase
 from okgin.view import SeatView
 
@@ -56,39 +58,86 @@ Mask = npt.NDArray[np.int8]
 
 def encode(view: SeatView) -> Vector:
     """The observation vector of ``view`` (float32, ``OBSERVATION_SIZE`` long, in [-4, 4])."""
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    _cards(out, HAND, view.hand_mask)
-    for card in view.discards:
-        out[PILE + card.index] = 1.0
-    if view.discards:
-        out[TOP + view.discards[-1].index] = 1.0
-    out[UPCARD + view.upcard.index] = 1.0
     knowledge = knowledge_of(view)
-    for slot, seat in enumerate(knowledge.others()):
-        _cards(out, HELD + 52 * slot, knowledge.held[seat])
-        _cards(out, THROWN + 52 * slot, knowledge.discarded[seat])
-    out[PHASE + PHASES.index(view.phase)] = 1.0
-    out[MY_TURN] = float(view.my_turn)
-    out[KNOCK_LIMIT] = view.knock_limit / 10
-    out[MULTIPLIER] = view.multiplier - 1
-    out[STOCK] = view.stock_count / 52
-    players = len(view.hand_sizes)
+    public = Public(
+        pile=mask_of(view.discards), top=view.discards[-1].index if view.discards else -1,
+        held=knowledge.held, discarded=knowledge.discarded,
+    )
+    return fill(view.seat, view.hand_mask, public, Table(
+        upcard=view.upcard.index, phase=view.phase, to_act=view.to_act,
+        knock_limit=view.knock_limit, multiplier=view.multiplier, stock=view.stock_count,
+        hand_sizes=view.hand_sizes, scores=view.scores, target=view.target, dealer=view.dealer,
+    ))
+
+
+@dataclass(frozen=True, slots=True)
+class Public:
+    """What every seat has seen of the cards: the pile and each seat's takes and throws."""
+
+    pile: int
+    top: int
+    held: tuple[int, ...] | list[int]
+    """Per seat: cards taken from the pile and not thrown since."""
+    discarded: tuple[int, ...] | list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The rest of a seat's view that the encoding shows."""
+
+    upcard: int
+    phase: Phase
+    to_act: int | None
+    knock_limit: int
+    multiplier: int
+    stock: int
+    hand_sizes: tuple[int, ...]
+    scores: tuple[int, ...]
+    target: int
+    dealer: int
+
+
+def fill(seat: int, hand: int, public: Public, table: Table) -> Vector:
+    """The observation of ``seat`` holding ``hand``: the one layout both ``encode`` and the
+    environment's incremental path write (tests check they agree at every step)."""
+    players = len(table.hand_sizes)
+    others = [(seat + slot) % players for slot in range(1, players)]
+    held = [public.held[s] for s in others] + [0] * (SEATS - players)
+    thrown = [public.discarded[s] for s in others] + [0] * (SEATS - players)
+    top = 1 << public.top if public.top >= 0 else 0
+    out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+    out[:PHASE] = _unpack([hand, public.pile, top, 1 << table.upcard, *held, *thrown])
+    tail = [0.0] * (OBSERVATION_SIZE - PHASE)  # a list first: numpy is slow one item at a time
+    tail[PHASES.index(table.phase)] = 1.0
+    tail[MY_TURN - PHASE] = float(table.to_act == seat)
+    tail[KNOCK_LIMIT - PHASE] = table.knock_limit / 10
+    tail[MULTIPLIER - PHASE] = table.multiplier - 1
+    tail[STOCK - PHASE] = table.stock / 52
     for slot in range(players):
-        seat = (view.seat + slot) % players
-        out[HAND_SIZES + slot] = view.hand_sizes[seat] / 11
-        score = view.scores[seat] / max(1, view.target)
-        out[SCORES + slot] = min(SCORE_CLIP, max(-SCORE_CLIP, score))
-        out[PRESENT + slot] = 1.0
-    out[TARGET] = min(1.0, view.target / 1000)
-    out[DEALER + (view.dealer - view.seat) % players] = 1.0
+        other = (seat + slot) % players
+        tail[HAND_SIZES - PHASE + slot] = table.hand_sizes[other] / 11
+        score = table.scores[other] / max(1, table.target)
+        tail[SCORES - PHASE + slot] = min(SCORE_CLIP, max(-SCORE_CLIP, score))
+        tail[PRESENT - PHASE + slot] = 1.0
+    tail[TARGET - PHASE] = min(1.0, table.target / 1000)
+    tail[DEALER - PHASE + (table.dealer - seat) % players] = 1.0
+    out[PHASE:] = tail
     return out
 
 
-def _cards(out: Vector, offset: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        out[offset + low.bit_length() - 1] = 1.0
-        mask ^= low
+def bits(mask: int) -> npt.NDArray[np.uint8]:
+    """The 52 bits of one card mask, card 0 first."""
+    return _unpack([mask])
+
+
+def _unpack(masks: list[int]) -> npt.NDArray[np.uint8]:
+    """The 52 bits of each card mask, card 0 first, one mask after another (one numpy call
+    for all of them: this is the hot path of every observation)."""
+    whole = 0
+    for mask in reversed(masks):
+        whole = whole << 64 | mask
+    raw = np.frombuffer(whole.to_bytes(8 * len(masks), "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little").reshape(len(masks), 64)[:, :52].ravel()
 
 
 def action_index(action: PlayerAction) -> int:
