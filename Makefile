@@ -17,7 +17,7 @@ play: $(STAMP)
 	$(BIN)/okgin serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check okgin tests bench
+	$(BIN)/ruff check okgin tests bench examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy okgin

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
-from okgin.actions import Knock
+from okgin.actions import Discard, Knock
 from okgin.cards import mask_of
 from okgin.env import ACTIONS, OBSERVATION_SIZE, OkginEnv, OkginGymEnv, action_index, encode, legal_mask
 from okgin.env.encoding import action_of
@@ -88,6 +90,9 @@ def _hidden_swapped(hand: Hand, seat: int, actions: list[object], shuffle: rando
     seen = view.hand_mask | mask_of(view.discards)
     for cards in view.picked:
         seen |= mask_of(cards)
+    for action in actions:  # a card thrown and then reshuffled into the stock was seen too
+        if isinstance(action, Discard):
+            seen |= action.card.mask
     deal = hand.deal
     slots = [c for cards in deal.hands for c in cards] + list(deal.stock)
     hidden = [i for i, c in enumerate(slots) if not c.mask & seen and _hidden_now(hand, seat, c.mask)]
@@ -192,3 +197,26 @@ def test_importing_okgin_imports_no_rl_library() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_training_example_learns_from_the_env(tmp_path: Path) -> None:
+    # A few dozen hands of examples/train_policy_gradient.py: the policy starts uniform, so
+    # its first hands lose heavily to `simple`; it must move its weights and draw its chart.
+    script = Path(__file__).resolve().parent.parent / "examples" / "train_policy_gradient.py"
+    spec = importlib.util.spec_from_file_location("train_pg", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    curve, weights = module.train(60, 3, 20)
+    assert len(curve) == 3 and np.all(np.isfinite(weights)) and np.any(weights != 0)
+    out = tmp_path / "curve.svg"
+    module.svg(curve, 20, curve[-1], out)
+    assert out.read_text().startswith("<svg") and "polyline" in out.read_text()
+
+
+def test_a_hand_over_before_the_learner_acts_is_dealt_again() -> None:
+    # Seed 2997: `simple` takes the upcard and knocks before seat 0 has a choice.
+    game = OkginGymEnv("oklahoma", opponents="simple", relative=True)
+    obs, info = game.reset(seed=2997)
+    assert info["skipped"] == [-33.0]
+    assert obs["action_mask"].any() and not game.game.terminations["player_0"]

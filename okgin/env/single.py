@@ -4,7 +4,10 @@ The observation and action numbering are the AEC environment's (docs/env.md). Th
 seats are played by computer players of the given levels, each given only its seat's view.
 An illegal action (one the ``action_mask`` rules out) ends the episode with
 ``illegal_reward`` and ``info["illegal"]``: that way a plain ``action_space.sample()`` loop
-still runs; with ``illegal="raise"`` it raises ValueError instead.
+still runs; with ``illegal="raise"`` it raises ValueError instead. A hand that ends before
+the learner's first decision (another seat takes the upcard and knocks at once) is not an
+episode: ``reset`` deals again and lists the learner's rewards from such hands in
+``info["skipped"]``.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ ILLEGAL_REWARD = -100.0
 
 class OkginGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """Seat ``seat`` is the learner; ``opponents`` names a level per other seat (one name:
-    every other seat plays it)."""
+    every other seat plays it). ``relative``: rewards are the learner's points less the
+    others' mean rather than its points alone."""
 
     metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012  # gymnasium's own declaration
 
@@ -45,6 +49,7 @@ class OkginGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         budget: int | None = None,
         render_mode: str | None = None,
         max_hands: int = MAX_HANDS,
+        relative: bool = False,
     ) -> None:
         self.game = OkginEnv(rules, players, house, reward, render_mode, max_hands)
         n = self.game.rules.players
@@ -63,6 +68,7 @@ class OkginGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.budget = budget
+        self.relative = relative
         self.render_mode = render_mode
         self.observation_space = self.game.observation_space(self.agent)
         self.action_space = self.game.action_space(self.agent)
@@ -80,8 +86,15 @@ class OkginGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             for s, level in zip(others, self.levels, strict=True)
         }
         self.game.reset(seed=seed, options=options)
+        skipped = []
         reward = self._play_others()
-        return self.game.observe(self.agent), {"reward_before": reward}
+        while self.game.terminations[self.agent] or self.game.truncations[self.agent]:
+            # The hand ended before the learner had a choice (the other seat took the upcard
+            # and knocked at once): that is no episode, so deal again from the same stream.
+            skipped.append(reward)
+            self.game.reset(options=options)
+            reward = self._play_others()
+        return self.game.observe(self.agent), {"reward_before": reward, "skipped": skipped}
 
     def step(self, action: int | np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         mask = self.game.observe(self.agent)["action_mask"]
@@ -91,7 +104,7 @@ class OkginGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             obs = self.game.observe(self.agent)
             return obs, self.illegal_reward, True, False, {"illegal": True}
         self.game.step(int(action))
-        reward = self.game.rewards[self.agent] + self._play_others()
+        reward = self._reward() + self._play_others()
         over = self.game.terminations[self.agent]
         cut = self.game.truncations[self.agent]
         return self.game.observe(self.agent), float(reward), over, cut, dict(self.game.infos[self.agent])
@@ -107,8 +120,18 @@ class OkginGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 break
             action = self._bots[seat].act(game.view(game.agent_selection))
             game.step(action_index(action))
-            total += game.rewards[self.agent]
+            total += self._reward()
         return total
+
+    def _reward(self) -> float:
+        """The learner's reward for the last step: its points, or with ``relative`` its
+        points less the other seats' mean (so losing a hand costs what the winner gains)."""
+        rewards = self.game.rewards
+        mine = float(rewards[self.agent])
+        if not self.relative:
+            return mine
+        others = [float(v) for a, v in rewards.items() if a != self.agent]
+        return mine - sum(others) / len(others)
 
     def render(self) -> str | None:
         return self.game.render()
