@@ -112,7 +112,7 @@ def evaluate(weights: Floats, hands: int, seed: int) -> tuple[float, float]:
 
 def svg(curve: list[float], block: int, final: float, path: Path) -> None:
     """The learning curve as a small standalone SVG (no plotting library needed)."""
-    width, height, left, bottom, top, right = 640, 360, 60, 40, 20, 20
+    width, height, left, bottom, top, right = 640, 360, 60, 44, 20, 20
     low, high = min([*curve, final, 0.0]) - 2, max([*curve, final, 0.0]) + 2
     def x(i: float) -> float:
         return left + (width - left - right) * i / max(1, len(curve))
@@ -130,13 +130,15 @@ def svg(curve: list[float], block: int, final: float, path: Path) -> None:
         'stroke-dasharray="4 3"/>',
         f'<text x="{width - right}" y="{y(0) - 5:.1f}" text-anchor="end" fill="#555">'
         "even with simple</text>",
+        *(f'<text x="{x(i):.1f}" y="{height - bottom + 16}" text-anchor="middle">{i * block:,}</text>'
+          for i in range(0, len(curve) + 1, max(1, len(curve) // 6))),
         f'<polyline points="{points}" fill="none" stroke="#1f6fb2" stroke-width="2"/>',
         f'<line x1="{left}" x2="{width - right}" y1="{y(final):.1f}" y2="{y(final):.1f}" '
         'stroke="#c0392b"/>',
         f'<text x="{left + 6}" y="{y(final) - 5:.1f}" fill="#c0392b">greedy policy after training: '
         f"{final:+.1f}</text>",
-        f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle">hands played '
-        f"(blocks of {block})</text>",
+        f'<text x="{width / 2}" y="{height - 4}" text-anchor="middle">hands played '
+        f"(mean of each block of {block})</text>",
         f'<text x="14" y="{height / 2}" transform="rotate(-90 14 {height / 2})" '
         'text-anchor="middle">points per hand vs simple</text>',
         "</svg>",
