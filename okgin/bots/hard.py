@@ -44,8 +44,6 @@ PRIOR = 0.5
 """Points of benefit of the doubt given to `normal`'s own choice."""
 FEED_GUESSES = 48
 """Guesses of the next seat's hand used to weigh each discard's risk."""
-PATIENT = False
-"""Whether play-outs knock by `normal`'s rule rather than at once (see ``Table.patient``)."""
 FEED_POINTS = 3.0
 """What handing the next seat a card that melds is reckoned to cost."""
 
@@ -90,7 +88,7 @@ class HardPlayer:
         self, view: SeatView, guesser: Guesser, candidates: list[PlayerAction]
     ) -> PlayerAction:
         """The candidate with the best average points over guessed deals."""
-        table = Table(view.rules, view.knock_limit, view.multiplier, PATIENT)
+        table = Table(view.rules, view.knock_limit, view.multiplier)
         totals = [0.0] * len(candidates)
         deadline = time.perf_counter() + SAFETY_SECONDS
         guesses = 0

@@ -38,26 +38,10 @@ class Table:
     rules: Rules
     knock_limit: int
     multiplier: int
-    patient: bool = False
-    """Seats knock by `normal`'s rule (less deadwood as the hand goes on) rather than as soon
-    as the limit allows."""
 
     @property
     def players(self) -> int:
         return self.rules.players
-
-    def knock_limit_now(self, stock: int) -> int:
-        """The most deadwood a play-out seat knocks with when ``stock`` cards are left."""
-        if not self.patient or stock <= self.players + 2:
-            return self.knock_limit
-        dealt = 52 - 1 - self.players * self.rules.cards_each
-        turns = (dealt - stock) // self.players
-        threshold = self.knock_limit - max(0, turns - 3)
-        if self.multiplier > 1:
-            threshold -= 1
-        if self.players > 2:
-            threshold -= 1
-        return max(min(self.knock_limit, 2), threshold)
 
 
 def knock_points(table: Table, hands: list[int], knocker: int, card: int) -> tuple[int, ...]:
@@ -87,7 +71,7 @@ def finish_turn(table: Table, world: World, seat: int, taken: int) -> tuple[int,
     Returns the points when the hand ends (a knock, or a void stock), else None.
     """
     left, card = discard_without(world.hands[seat], taken)
-    if left <= table.knock_limit_now(len(world.stock)):
+    if left <= table.knock_limit:
         return knock_points(table, world.hands, seat, card)
     world.hands[seat] &= ~(1 << card)
     world.pile.append(card)
