@@ -43,7 +43,7 @@ class Checked:
 
 
 def _player(level: str, seed: int) -> Player:
-    # `hard` thinks for no time beyond its few guesses, so the test stays quick
+    # `hard` searches only 8 guessed deals per look-ahead, so the test stays quick
     return make_player(level, random.Random(seed), budget=8)
 
 
