@@ -90,13 +90,23 @@ def _draw_reason(view: SeatView, top: Card, take: bool) -> str:
         if meld:
             return (f"Take the {short(top)}: it completes {cards_text(meld)} and drops your "
                     f"deadwood from {now} to {after}.")
-        return (f"Take the {short(top)}: it drops your deadwood from {now} to {after} "
-                "and gives you more ways to meld.")
+        if after < now:
+            return (f"Take the {short(top)}: it drops your deadwood from {now} to {after} "
+                    "and gives you more ways to meld.")
+        near = [c for c in view.hand if _related(c, top)]
+        return (f"Take the {short(top)}: with your {cards_text(near)} it is one card from a meld, "
+                f"and your deadwood stays {after} after your best discard.")
     verb = "Draw from the stock" if view.phase == Phase.DRAW else "Pass"
     if meld and after < now:
         return (f"{verb}: the {short(top)} would complete {cards_text(meld)}, but it shows your "
                 f"hand and saves less than a draw is likely to ({now} to {after} deadwood).")
     return f"{verb}: the {short(top)} joins no meld of yours, so it would not lower your {now} deadwood."
+
+
+def _related(card: Card, other: Card) -> bool:
+    """Whether two cards could be in one meld: same rank, or within two in one suit."""
+    same_suit = card.suit == other.suit and abs(card.rank - other.rank) <= 2
+    return card.rank == other.rank or same_suit
 
 
 def _meld_with(mask: int, card: Card) -> tuple[Card, ...]:
@@ -133,9 +143,9 @@ def _discard_choice(view: SeatView, worlds: Worlds, names: Sequence[str]) -> Sug
 
 
 def _gin_reason(view: SeatView, knock: Knock, names: Sequence[str]) -> str:
-    bonus = view.rules.gin_bonus * view.multiplier
+    doubled = ", doubled by the spade upcard" if view.multiplier > 1 else ""
     return (f"Go gin by discarding the {short(knock.card)}: all ten cards meld, worth "
-            f"{bonus} plus the others' deadwood.")
+            f"{view.rules.gin_bonus} plus the others' deadwood{doubled}.")
 
 
 def _play_on_reason(discard: Discard, left: int, risk: float, knock: float, play: float) -> str:
