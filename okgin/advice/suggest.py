@@ -88,7 +88,7 @@ def _draw_reason(view: SeatView, top: Card, take: bool) -> str:
         if view.phase == Phase.LAST_CHANCE:
             return f"Take the {short(top)}: it lets you knock with {after} before the stock runs out."
         if meld:
-            return (f"Take the {short(top)}: it completes {cards_text(meld)} and drops your "
+            return (f"Take the {short(top)}: it {_joins(meld, top)} and drops your "
                     f"deadwood from {now} to {after}.")
         if after < now:
             return (f"Take the {short(top)}: it drops your deadwood from {now} to {after} "
@@ -101,6 +101,12 @@ def _draw_reason(view: SeatView, top: Card, take: bool) -> str:
         return (f"{verb}: the {short(top)} would complete {cards_text(meld)}, but it shows your "
                 f"hand and saves less than a draw is likely to ({now} to {after} deadwood).")
     return f"{verb}: the {short(top)} joins no meld of yours, so it would not lower your {now} deadwood."
+
+
+def _joins(meld: tuple[Card, ...], card: Card) -> str:
+    """ "completes 7♥ 8♥ 9♥", or "extends your 7♥ 8♥ 9♥" when the rest is a meld already."""
+    rest = tuple(c for c in meld if c != card)
+    return f"extends your {cards_text(rest)}" if len(rest) >= 3 else f"completes {cards_text(meld)}"
 
 
 def _related(card: Card, other: Card) -> bool:

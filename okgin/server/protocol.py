@@ -24,7 +24,7 @@ from okgin.view import SeatView
 
 MAX_MESSAGE = 16_384
 LEVELS = ("easy", "normal", "hard")
-TYPES = ("new", "join", "act", "next", "hint", "options")
+TYPES = ("new", "join", "act", "next", "hint", "options", "advice", "review")
 
 
 class ProtocolError(OkginError):

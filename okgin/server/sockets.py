@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
+from okgin.server.coach_socket import coach_answer
 from okgin.server.games import Game, Games, Watcher
 from okgin.server.protocol import (
     Message,
@@ -98,8 +99,8 @@ class Connection:
             await game.act(text_field(message, "action"))
         elif kind == "next":
             await game.next_hand()
-        else:
-            self.outbox.put_nowait({"type": "hint", "id": message.id, "text": game.hint()})
+        else:  # hint, advice, review: the coach answers from a worker thread
+            self.outbox.put_nowait(await coach_answer(game, message))
             return
         self.outbox.put_nowait({"type": "ack", "id": message.id})
 
