@@ -9,6 +9,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from okgin.server.coach_routes import coach_routes
 from okgin.server.games import Games
 from okgin.server.pages import (
     STATIC,
@@ -39,6 +40,7 @@ def create_app(db_url: str = DEFAULT_URL) -> Starlette:
         Route("/history", history_page),
         Route("/games/{game}/record", record_download),
         Route("/api/rules", rules_api),
+        *coach_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])

@@ -21,6 +21,7 @@ from okgin.hand import Hand, play_chance
 from okgin.match import Match
 from okgin.record import deal_to_json, match_to_record, record_head, replay
 from okgin.rules import Rules
+from okgin.server import results
 from okgin.server.protocol import (
     advice_json,
     final_json,
@@ -160,6 +161,10 @@ class Game:
             self.store.save(self.id, record)
         else:
             self.store.save(self.id, record, final.winner, final.scores)
+            # The statistics need each hand's review: seconds of work, so in a worker thread.
+            asyncio.get_running_loop().run_in_executor(
+                None, results.record_finished, self.store.engine, self.id, record
+            )
 
     # -- computer players -----------------------------------------------------------------
 
