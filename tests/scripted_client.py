@@ -85,14 +85,14 @@ class Client:
         return message
 
     async def request(self, message: dict[str, Any], timeout: float = 30.0) -> dict[str, Any]:
-        """Send ``message`` with a fresh id; return its ack, error or hint (states are kept)."""
+        """Send ``message`` with a fresh id; return its answer (states are kept)."""
         ident = self._next_id
         self._next_id += 1
         started = time.perf_counter()
         await self.socket.send(json.dumps({**message, "id": ident}))
         while True:
             answer = await self.receive(timeout)
-            if answer.get("id") == ident and answer["type"] in ("ack", "error", "hint"):
+            if answer.get("id") == ident and answer["type"] in ("ack", "error", "hint", "advice", "review"):
                 if answer["type"] == "ack":
                     self.latencies.append(time.perf_counter() - started)
                 return answer
