@@ -71,7 +71,7 @@ def test_discard_the_least_deadwood_nobody_wants() -> None:
     got = advise(after_draw("7H 8H 9H 4C 4D KS QD 2S 5C JC", "9C", "TH", theirs=THEIRS))
     assert got.suggestion is not None and got.suggestion.action == Discard(0, Card.parse("KS"))
     assert text(got) == ("Discard the K♠: it leaves 35 deadwood, the least you can, "
-                         "and nothing shows Ruby wants it.")
+                         "and Ruby has shown no sign of wanting it.")
     row = next(r for r in got.discards if str(r.card) == "KS")
     assert row.deadwood == 35 and not row.can_knock and [s for s, _ in row.wanted] == [1]
     assert [tuple(map(str, m)) for m in row.melds] == [("7H", "8H", "9H", "TH")]

@@ -167,6 +167,17 @@ def _knock_reason(knock: Knock, left: int, risk: float, worth: float) -> str:
             f"about {percent(risk)} of likely deals (worth about {worth:+.0f} points).")
 
 
+def _instead(view: SeatView, worlds: Worlds, least: int, names: Sequence[str]) -> str:
+    """Why not the least-deadwood discard: it may feed someone, or it keeps fewer chances."""
+    options = [a.card for a in view.legal if isinstance(a, Discard)]
+    lowest = [c for c in options if deadwood(view.hand_mask & ~c.mask) == least]
+    for other in lowest:
+        for seat in worlds.knowledge.others():
+            if wanted_by(worlds.knowledge, seat, other.index) > 0:
+                return f"rather than the {short(other)}, which {seat_name(names, seat)} may want"
+    return "but keeps more ways to meld"
+
+
 def _discard_reason(view: SeatView, worlds: Worlds, card: Card, names: Sequence[str]) -> str:
     left = arrangement_of_mask(view.hand_mask ^ card.mask)
     least = discard_value(view.hand_mask)
@@ -174,9 +185,9 @@ def _discard_reason(view: SeatView, worlds: Worlds, card: Card, names: Sequence[
         head = f"Discard the {short(card)}: it leaves {left.deadwood} deadwood, the least you can"
     else:
         head = (f"Discard the {short(card)}: it leaves {left.deadwood} deadwood "
-                f"({left.deadwood - least} more than the least) but keeps your chances to meld")
+                f"({left.deadwood - least} more than the least) {_instead(view, worlds, least, names)}")
     interest = [(s, wanted_by(worlds.knowledge, s, card.index)) for s in worlds.knowledge.others()]
-    if all(score <= 0 for _, score in interest):
+    if "may want" not in head and all(score <= 0 for _, score in interest):
         who = " or ".join(seat_name(names, s) for s, _ in interest)
-        return head + f", and nothing shows {who} wants it."
+        return head + f", and {who} has shown no sign of wanting it."
     return head + "."

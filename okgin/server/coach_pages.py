@@ -23,7 +23,7 @@ MAX_UPLOAD = 2_000_000
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · Oklahoma Gin</title><link rel="icon" href="data:,">
+<title>{title} · Oklahoma Gin</title>
 <link rel="stylesheet" href="/static/page.css">{styles}<link rel="stylesheet" href="/static/coach.css"></head>
 <body class="page"><main><p><a href="/">← Back to the game</a> · <a href="/history">Finished games</a>
 · <a href="/stats">Your statistics</a></p><h1>{title}</h1>{body}</main>{scripts}</body></html>

@@ -74,10 +74,11 @@
       box.append(el("p", "What each discard leaves:"));
       const list = el("ul", undefined, "leaves");
       for (const row of a.discards.slice(0, 6)) {
-        const wants = row.wanted.map((w) => `${s.names[w.seat]} ${Math.round(w.share * 100)}%`).join(", ");
+        const wants = row.wanted.map((w) => `${s.names[w.seat]} could meld it in ${Math.round(w.share * 100)}%`)
+          .join(", ");
         const end = row.gin ? " — gin" : row.knock ? " — you can knock" : "";
         list.append(el("li", `Discard the ${short(row.card)}: ${row.deadwood} deadwood left, ` +
-          `${row.melds.length} meld${row.melds.length === 1 ? "" : "s"} kept${end}; wanted by ${wants}`));
+          `${row.melds.length} meld${row.melds.length === 1 ? "" : "s"} kept${end}; ${wants} of likely hands`));
       }
       box.append(list);
     }
