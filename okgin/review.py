@@ -79,7 +79,7 @@ def _decisions(
 def _judge(view: SeatView, move: int, action: PlayerAction, names: Sequence[str]) -> Decision:
     worlds = Worlds(view, GUESSES)
     chosen = Knock(action.seat, action.card) if isinstance(action, Knock) else action
-    suggestion = suggest(view, worlds, names)
+    suggestion = suggest(view, worlds, names, weigh=False)
     assert suggestion is not None  # the seat was to act with a choice
     cost = 0.0
     if suggestion.action != chosen:

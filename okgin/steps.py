@@ -55,7 +55,8 @@ def hand_steps(hand: Hand, number: int, names: Sequence[str]) -> dict[str, Any]:
     """Hand ``number`` from the deal to its end, one snapshot per move."""
     again = Hand(hand.rules, hand.dealer, hand.deal)
     dealer = names[hand.dealer] if hand.dealer < len(names) else f"Seat {hand.dealer}"
-    steps = [_snapshot(again, 0, f"Hand {number}: {dealer} deals; the upcard is the "
+    deals = "deal" if dealer == "You" else "deals"
+    steps = [_snapshot(again, 0, f"Hand {number}: {dealer} {deals}; the upcard is the "
                                  f"{_short(hand.deal.upcard)}.")]
     for move, action in enumerate(hand.actions, start=1):
         top = again.discards[-1] if again.discards else None

@@ -9,7 +9,7 @@ by a fixed number of guesses seeded from the view (``Worlds``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.advice.words import cards_text, percent, seat_name, short
@@ -38,13 +38,23 @@ class Suggestion:
     values: tuple[tuple[PlayerAction, float], ...]
 
 
-def suggest(view: SeatView, worlds: Worlds, names: Sequence[str] = ()) -> Suggestion | None:
-    """The suggested move for ``view`` with its reason; None when it is not the seat's turn."""
+def suggest(
+    view: SeatView, worlds: Worlds, names: Sequence[str] = (), weigh: bool = True
+) -> Suggestion | None:
+    """The suggested move for ``view`` with its reason; None when it is not the seat's turn.
+
+    ``weigh``: work out every candidate's worth for ``Suggestion.values`` (a review, which
+    only needs the suggestion and the move played, leaves them out: they are the slow part).
+    """
     if not view.my_turn or not view.legal:
         return None
     if view.phase in (Phase.OFFER, Phase.DRAW, Phase.LAST_CHANCE):
-        return _draw_choice(view, worlds)
-    return _discard_choice(view, worlds, names)
+        suggestion = _draw_choice(view, worlds)
+    else:
+        suggestion = _discard_choice(view, worlds, names)
+    if not weigh:
+        return suggestion
+    return replace(suggestion, values=_weigh(worlds, candidates(view, worlds)))
 
 
 def candidates(view: SeatView, worlds: Worlds) -> list[PlayerAction]:
@@ -77,7 +87,7 @@ def _draw_choice(view: SeatView, worlds: Worlds) -> Suggestion:
     if view.phase == Phase.LAST_CHANCE:
         take = Take(seat) in view.legal and discard_value(view.hand_mask | top.mask) <= view.knock_limit
     action: PlayerAction = Take(seat) if take else stay
-    return Suggestion(action, _draw_reason(view, top, take), _weigh(worlds, view.legal))
+    return Suggestion(action, _draw_reason(view, top, take), ())
 
 
 def _draw_reason(view: SeatView, top: Card, take: bool) -> str:
@@ -129,7 +139,7 @@ def _meld_with(mask: int, card: Card) -> tuple[Card, ...]:
 
 def _discard_choice(view: SeatView, worlds: Worlds, names: Sequence[str]) -> Suggestion:
     moves = candidates(view, worlds)
-    values = _weigh(worlds, moves)
+    values = ()
     first = moves[0]
     if isinstance(first, BigGin):
         return Suggestion(first, "Go Big Gin: all eleven cards meld, with no discard.", values)
