@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from browser_play import keyboard_turn, mouse_turn, moved, wait_my_move
+from browser_play import keyboard_turn, mouse_turn, moved, next_hand, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from scripted_client import assert_fair
@@ -50,7 +50,7 @@ def test_a_full_game_to_the_end_by_mouse(page: Page, server: ServerProcess) -> N
             hands += 1
             if hands == 1:
                 shot(page, "desktop-end-of-hand")
-            page.click("#result-buttons button:text-is('Next hand')")
+            next_hand(page)
         elif done == "over":
             break
     else:
@@ -186,7 +186,7 @@ def test_touch_tap_lifts_then_discards_on_a_phone(browser: Browser, server: Serv
     for _ in range(30):
         turn = wait_my_move(page)
         if turn == "hand-over":
-            page.tap("#result-buttons button:text-is('Next hand')")
+            next_hand(page, tap=True)
             continue
         phase = page.evaluate("document.body.dataset.phase")
         if phase == "discard":

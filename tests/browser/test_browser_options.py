@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browser_play import mouse_turn, wait_my_move
+from browser_play import mouse_turn, next_hand, wait_my_move
 from conftest import ARGS, shot  # noqa: F401
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
@@ -67,7 +67,7 @@ def test_reduce_motion_follows_the_browser_and_the_option(browser: Browser, serv
 def _seconds_to_my_move(page: Page) -> float:
     for _ in range(60):  # get to a discard, then time how long the opponent's turn is shown
         if wait_my_move(page) == "hand-over":
-            page.click("#result-buttons button:text-is('Next hand')")
+            next_hand(page)
             continue
         if page.evaluate("document.body.dataset.phase") == "discard" and not page.locator(
                 "#actions button", has_text="Knock").count() and not page.locator(
