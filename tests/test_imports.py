@@ -67,7 +67,7 @@ def test_arrows_run_one_way(module):
 
 
 @pytest.mark.parametrize("module", ["advice/__init__", "advice/analysis", "advice/discards", "advice/outs",
-                                    "advice/suggest", "advice/warnings", "advice/words", "advice/worlds",
+                                    "advice/suggest", "advice/alerts", "advice/words", "advice/worlds",
                                     "review", "steps"])
 def test_the_coach_is_engine_code_without_the_web(module):
     """The coach reads views and uses the players' inference, but knows nothing of the server."""

@@ -5,13 +5,13 @@ Everything here reads only a ``SeatView``; see ``analysis.analyse`` and docs/coa
 
 from __future__ import annotations
 
+from okgin.advice.alerts import Alert
 from okgin.advice.analysis import Analysis, analyse
 from okgin.advice.discards import DiscardRow
 from okgin.advice.outs import NearMeld
 from okgin.advice.suggest import Suggestion, suggest
-from okgin.advice.warnings import Warning
 from okgin.advice.worlds import Worlds
 
 __all__ = [
-    "Analysis", "DiscardRow", "NearMeld", "Suggestion", "Warning", "Worlds", "analyse", "suggest",
+    "Alert", "Analysis", "DiscardRow", "NearMeld", "Suggestion", "Worlds", "analyse", "suggest",
 ]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from okgin.advice.alerts import Alert, warnings
 from okgin.advice.discards import DiscardRow, discard_rows
 from okgin.advice.outs import NearMeld, near_melds
 from okgin.advice.suggest import Suggestion, suggest
-from okgin.advice.warnings import Warning, warnings
 from okgin.advice.worlds import Worlds
 from okgin.cards import Card
 from okgin.melds import arrangement_of_mask
@@ -24,7 +24,7 @@ class Analysis:
     suggestion: Suggestion | None
     discards: tuple[DiscardRow, ...]
     near_melds: tuple[NearMeld, ...]
-    warnings: tuple[Warning, ...]
+    warnings: tuple[Alert, ...]
 
 
 def analyse(view: SeatView, names: Sequence[str] = (), worlds: Worlds | None = None) -> Analysis:

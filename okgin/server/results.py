@@ -8,6 +8,7 @@ makes them in a worker thread.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from sqlalchemy.engine import Engine
 from okgin.record import replay
 from okgin.review import review_hand
 from okgin.scoring import Outcome
+
+log = logging.getLogger("okgin.server")
 
 PERSON = 0
 """The seat whose statistics are kept: the person's, in games against the computer."""
@@ -110,6 +113,11 @@ def read(engine: Engine) -> list[HandRow]:
 
 
 def record_finished(engine: Engine, game_id: str, record: Mapping[str, Any]) -> None:
-    """Work out and write a finished game's rows (slow: the reviews; call it from a thread)."""
-    create(engine)
-    write(engine, rows_of(game_id, record))
+    """Work out and write a finished game's rows (slow: the reviews; call it from a thread).
+
+    Nobody waits for this, so a failure is logged here rather than lost with its future."""
+    try:
+        create(engine)
+        write(engine, rows_of(game_id, record))
+    except Exception:
+        log.exception("could not write the statistics of game %s", game_id)

@@ -52,6 +52,10 @@
     if (m.type === "advice" && m.id === asking) { analysis = { key: asked, ...m }; draw(state()); }
     if (m.type === "review" && m.id === reviewId) showReview(m);
     if (m.type === "error" && m.id === reviewId) showReview({ error: m.message });
+    if (m.type === "error" && m.id === asking) {
+      analysis = { key: asked, suggestion: { text: m.message }, discards: [], near_melds: [], warnings: [] };
+      draw(state());
+    }
   });
   if (typeof Settings !== "undefined") Settings.onChange(() => { asked = null; const s = state(); if (s) draw(s); });
 

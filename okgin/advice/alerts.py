@@ -25,7 +25,7 @@ DISCARD_KINDS = ("feed", "break-meld", "pass-gin", "pass-knock")
 
 
 @dataclass(frozen=True, slots=True)
-class Warning:
+class Alert:
     """One warning: its ``kind``, its sentence, and the discard it concerns (None: any)."""
 
     kind: str
@@ -36,21 +36,21 @@ class Warning:
 def warnings(
     view: SeatView, worlds: Worlds, rows: tuple[DiscardRow, ...], suggestion: Suggestion | None,
     names: Sequence[str] = (),
-) -> tuple[Warning, ...]:
+) -> tuple[Alert, ...]:
     """Every warning for ``view``: discards first, then the state of the hand."""
     found = [*_feeds(view, worlds, rows, names), *_breaks(rows), *_passing(view, worlds, rows, suggestion)]
     if view.stock_count <= LOW_STOCK and view.phase != Phase.OVER:
-        found.append(Warning("stock", f"Only {view.stock_count} cards are left in the stock: "
+        found.append(Alert("stock", f"Only {view.stock_count} cards are left in the stock: "
                              "the hand ends with no score when two are left."))
     if view.multiplier > 1 and view.phase != Phase.OVER:
-        found.append(Warning("double", f"The upcard was the {short(view.upcard)}: spades double, "
+        found.append(Alert("double", f"The upcard was the {short(view.upcard)}: spades double, "
                              "so everything this hand scores counts twice."))
     return tuple(found)
 
 
 def _feeds(
     view: SeatView, worlds: Worlds, rows: tuple[DiscardRow, ...], names: Sequence[str]
-) -> list[Warning]:
+) -> list[Alert]:
     """Discards next to (or of the rank of) a card another seat took and still holds."""
     found = []
     for seat in worlds.knowledge.others():
@@ -60,25 +60,25 @@ def _feeds(
             if not near:
                 continue
             took = [DECK[i] for i in range(52) if near >> i & 1]
-            found.append(Warning("feed", f"Careful: {seat_name(names, seat)} took the "
+            found.append(Alert("feed", f"Careful: {seat_name(names, seat)} took the "
                                  f"{cards_text(took)}; the {short(row.card)} may help them.", row.card))
     return found
 
 
-def _breaks(rows: tuple[DiscardRow, ...]) -> list[Warning]:
+def _breaks(rows: tuple[DiscardRow, ...]) -> list[Alert]:
     return [
-        Warning("break-meld", f"Discarding the {short(row.card)} breaks one of your melds.", row.card)
+        Alert("break-meld", f"Discarding the {short(row.card)} breaks one of your melds.", row.card)
         for row in rows if row.breaks_meld
     ]
 
 
 def _passing(
     view: SeatView, worlds: Worlds, rows: tuple[DiscardRow, ...], suggestion: Suggestion | None
-) -> list[Warning]:
+) -> list[Alert]:
     """Passing up gin or a knock worth making, and a knock likely to be undercut."""
     gin = next((row for row in rows if row.gin), None)
     if gin is not None:
-        return [Warning("pass-gin", f"You can go gin by discarding the {short(gin.card)}: "
+        return [Alert("pass-gin", f"You can go gin by discarding the {short(gin.card)}: "
                         "a plain discard passes it up.")]
     knocks = [a for a in view.legal if isinstance(a, Knock)]
     if not knocks:
@@ -86,10 +86,10 @@ def _passing(
     found = []
     best = min(knocks, key=lambda a: (next(r.deadwood for r in rows if r.card == a.card), a.card))
     if suggestion is not None and isinstance(suggestion.action, Knock):
-        found.append(Warning("pass-knock", f"Knocking is the better play here: a plain discard "
+        found.append(Alert("pass-knock", f"Knocking is the better play here: a plain discard "
                              f"passes up a knock with the {short(best.card)}."))
     risk = worlds.undercut_share(best)
     if risk >= UNDERCUT_RISK:
-        found.append(Warning("undercut", f"A knock now risks an undercut: about {percent(risk)} "
+        found.append(Alert("undercut", f"A knock now risks an undercut: about {percent(risk)} "
                              "of likely deals leave an opponent with as little deadwood."))
     return found
