@@ -110,6 +110,8 @@ def _draw_reason(view: SeatView, top: Card, take: bool) -> str:
     if meld and after < now:
         return (f"{verb}: the {short(top)} would complete {cards_text(meld)}, but it shows your "
                 f"hand and saves less than a draw is likely to ({now} to {after} deadwood).")
+    if meld:
+        return f"{verb}: the {short(top)} would join a meld but not lower your {now} deadwood."
     return f"{verb}: the {short(top)} joins no meld of yours, so it would not lower your {now} deadwood."
 
 
@@ -197,7 +199,10 @@ def _discard_reason(view: SeatView, worlds: Worlds, card: Card, names: Sequence[
         head = (f"Discard the {short(card)}: it leaves {left.deadwood} deadwood "
                 f"({left.deadwood - least} more than the least) {_instead(view, worlds, least, names)}")
     interest = [(s, wanted_by(worlds.knowledge, s, card.index)) for s in worlds.knowledge.others()]
-    if "may want" not in head and all(score <= 0 for _, score in interest):
+    if "may want" in head:
+        return head + "."
+    if all(score <= 0 for _, score in interest):
         who = " or ".join(seat_name(names, s) for s, _ in interest)
         return head + f", and {who} has shown no sign of wanting it."
-    return head + "."
+    keen = " and ".join(seat_name(names, s) for s, score in interest if score > 0)
+    return head + f", though {keen} may want it."
