@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from browser_play import mouse_turn, next_hand, wait_my_move
-from conftest import ARGS, shot  # noqa: F401
+from conftest import ARGS, new_context, shot  # noqa: F401
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from test_browser_game import set_house_rule, start_new_game
@@ -53,7 +53,7 @@ def test_four_colour_deck_and_large_cards(page: Page) -> None:
 
 
 def test_reduce_motion_follows_the_browser_and_the_option(browser: Browser, server: ServerProcess) -> None:
-    context = browser.new_context(reduced_motion="reduce")
+    context = new_context(browser, reduced_motion="reduce")
     page = context.new_page()
     page.goto(server.url)
     page.wait_for_selector("#hand .card")
