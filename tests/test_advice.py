@@ -81,8 +81,12 @@ def test_go_gin_and_warn_against_passing_it() -> None:
     got = advise(after_draw("7H 8H 9H 4C 4D 4S 2S 3S AS KC", "5D", "TH"))
     assert text(got) == ("Go gin by discarding the K♣: all ten cards meld, "
                          "worth 25 plus the others' deadwood.")
-    assert "pass-gin" in kinds(got)
-    assert "break-meld" in kinds(got, "8H") and "break-meld" not in kinds(got, "KC")
+    assert [w.text for w in got.warnings if w.kind == "pass-gin"] == [
+        "You can go gin by discarding the K♣: a plain discard passes it up."
+    ]
+    breaks = {str(w.card): w.text for w in got.warnings if w.kind == "break-meld"}
+    assert breaks["8H"] == "Discarding the 8♥ breaks one of your melds."
+    assert "KC" not in breaks and "7H" not in breaks  # 8♥ 9♥ 10♥ stay a run without the 7♥
     gin = next(r for r in got.discards if r.gin)
     assert str(gin.card) == "KC" and gin.deadwood == 0 and gin.can_knock
 
@@ -94,8 +98,11 @@ def test_big_gin_where_the_rules_have_it() -> None:
 
 def test_knock_with_little_risk_and_warn_against_passing_it() -> None:
     got = advise(after_draw("7H 8H 9H 4C 4D 4S 2S 3S AS KC", "TD", "5D"))
-    assert text(got).startswith("Knock, discarding the K♣: 5 deadwood, and an undercut in only about 0%")
-    assert "pass-knock" in kinds(got)
+    assert text(got) == ("Knock, discarding the K♣: 5 deadwood, and an undercut in only about 0% "
+                         "of likely deals (worth about +52 points).")
+    assert [w.text for w in got.warnings if w.kind == "pass-knock"] == [
+        "Knocking is the better play here: a plain discard passes up a knock with the K♣."
+    ]
 
 
 def test_play_on_rather_than_a_knock_likely_undercut() -> None:
