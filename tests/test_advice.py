@@ -190,3 +190,15 @@ def _baseline() -> tuple[Analysis, Analysis]:
 
 
 BASELINE = _baseline()
+
+
+def test_three_players_each_opponent_is_weighed_and_named() -> None:
+    rules = PRESETS["oklahoma-multiplayer"]
+    hand = Hand(rules, 2, Deal.shuffle(rules, random.Random(2)))
+    hand.apply(Pass(0))
+    hand.apply(Pass(1))
+    hand.apply(Pass(2))
+    hand.apply(Draw(0))
+    got = analyse(seat_view(hand, 0), ("You", "Ruby", "Sam"))
+    assert got.discards and all([seat for seat, _ in row.wanted] == [1, 2] for row in got.discards)
+    assert text(got).endswith(", and neither Ruby nor Sam has shown any sign of wanting it.")

@@ -179,6 +179,15 @@ def _knock_reason(knock: Knock, left: int, risk: float, worth: float) -> str:
             f"about {percent(risk)} of likely deals (worth about {worth:+.0f} points).")
 
 
+def _nobody(who: list[str]) -> str:
+    """ "Ruby has shown no sign of", "neither Ruby nor Sam has shown any sign of", ..."""
+    if len(who) == 1:
+        return f"{who[0]} has shown no sign of"
+    if len(who) == 2:
+        return f"neither {who[0]} nor {who[1]} has shown any sign of"
+    return f"none of {', '.join(who[:-1])} and {who[-1]} has shown any sign of"
+
+
 def _instead(view: SeatView, worlds: Worlds, least: int, names: Sequence[str]) -> str:
     """Why not the least-deadwood discard: it may feed someone, or it keeps fewer chances."""
     options = [a.card for a in view.legal if isinstance(a, Discard)]
@@ -202,7 +211,6 @@ def _discard_reason(view: SeatView, worlds: Worlds, card: Card, names: Sequence[
     if "may want" in head:
         return head + "."
     if all(score <= 0 for _, score in interest):
-        who = " or ".join(seat_name(names, s) for s, _ in interest)
-        return head + f", and {who} has shown no sign of wanting it."
+        return head + f", and {_nobody([seat_name(names, s) for s, _ in interest])} wanting it."
     keen = " and ".join(seat_name(names, s) for s, score in interest if score > 0)
     return head + f", though {keen} may want it."
