@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from okgin.errors import OkginError
 from okgin.rules import Rules
 from okgin.server.coach_socket import coach_answer
-from okgin.server.games import Game, Games, Watcher
+from okgin.server.games import HUMAN, Game, Games, Watcher
 from okgin.server.protocol import (
     Message,
     ProtocolError,
@@ -100,7 +100,7 @@ class Connection:
         elif kind == "next":
             await game.next_hand()
         else:  # hint, advice, review: the coach answers from a worker thread
-            self.outbox.put_nowait(await coach_answer(game, message))
+            self.outbox.put_nowait(await coach_answer(game.match, game.names, HUMAN, message))
             return
         self.outbox.put_nowait({"type": "ack", "id": message.id})
 
