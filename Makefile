@@ -49,6 +49,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_load.py --games 200 --think 1.0
 	$(BIN)/python bench/bench_game_memory.py --games 20
 	$(BIN)/python bench/bench_flood.py --moves 300
+	$(BIN)/python bench/bench_coach.py --hands 30 --runs 3
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

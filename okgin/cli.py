@@ -105,6 +105,28 @@ def _hand_line(number: int, hand: dict[str, Any], players: Sequence[str], workin
     return head + f"{hand['outcome']} by {by}; {winner} score {working or points}"
 
 
+def _cmd_coach(args: argparse.Namespace) -> int:
+    from okgin.review import review_json, review_match, review_text
+
+    match, players = replay_text(_read(args.file))
+    if args.seat is not None and not 0 <= args.seat < match.rules.players:
+        raise OkginError(f"no seat {args.seat}: the record has seats 0 to {match.rules.players - 1}")
+    reviews = review_match(match, args.seat or 0, players, args.hand)
+    if args.json:
+        print(json.dumps({"players": players, "reviews": [review_json(r) for r in reviews]}))
+    else:
+        print("\n".join(review_text(r, players) for r in reviews) or "no hands in the record")
+    return 0
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise OkginError(f"cannot read {path}: {reason}") from None
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from okgin.terminal import play_in_terminal
 
@@ -163,6 +185,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a game record (docs/records.md)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_replay)
+
+    p = commands.add_parser("coach", help="review a record: each hand's costliest decisions")
+    p.add_argument("file", help="a game record (docs/records.md)")
+    p.add_argument("--hand", type=int, default=None, help="review only hand N (from 1)")
+    p.add_argument("--seat", type=int, default=None, help="the seat to review (default 0)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_coach)
 
     p = commands.add_parser("play", help="play a game in the terminal against the computer")
     p.add_argument("--rules", default="oklahoma", help="a preset (default: oklahoma)")

@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from okgin.actions import BigGin, Discard, Draw, Knock, Take
+from okgin.actions import Discard, Knock
+from okgin.advice import analyse
 from okgin.cards import Card, Rank
 from okgin.hand import Phase
-from okgin.melds import arrangement_of_mask, best_discard_of_mask, deadwood_of_mask
+from okgin.melds import arrangement_of_mask, deadwood_of_mask
 from okgin.view import SeatView
 
 __all__ = ["Advice", "Leave", "advice", "hint"]
@@ -62,34 +63,10 @@ def advice(view: SeatView, names: Sequence[str] = ()) -> Advice:
     )
 
 
-def hint(view: SeatView) -> str:
-    """One sentence: the move the coach would make now, and why."""
-    if not view.my_turn:
-        return "Wait for your turn."
-    if view.phase in (Phase.OFFER, Phase.LAST_CHANCE, Phase.DRAW):
-        top = view.discards[-1] if view.discards else None
-        if top is not None and any(isinstance(a, Take) for a in view.legal) and _helps(view, top):
-            return f"Take the {top.name}: it joins a meld and lowers your deadwood."
-        if any(isinstance(a, Draw) for a in view.legal):
-            return "Draw from the stock: the discard does not help you."
-        return "Pass: the upcard does not help you."
-    if any(isinstance(a, BigGin) for a in view.legal):
-        return "Go Big Gin: all eleven cards meld."
-    leaves = _leaves(view)
-    if not leaves:
-        return "No move to suggest."
-    best = leaves[0]
-    if best.can_knock:
-        word = "go gin" if best.deadwood == 0 else "knock"
-        return f"Discard the {best.card.name} and {word}: {best.deadwood} deadwood left."
-    return f"Discard the {best.card.name}: it leaves {best.deadwood} deadwood, the least you can."
-
-
-def _helps(view: SeatView, card: Card) -> bool:
-    """Whether taking ``card`` lowers the least deadwood reachable after a discard."""
-    now = deadwood_of_mask(view.hand_mask)
-    after, _ = best_discard_of_mask(view.hand_mask | card.mask)
-    return after < now and deadwood_of_mask(view.hand_mask | card.mask) < now + card.points
+def hint(view: SeatView, names: Sequence[str] = ()) -> str:
+    """One sentence: the move the coach would make now, and why (see ``okgin.advice``)."""
+    suggestion = analyse(view, names).suggestion
+    return suggestion.text if suggestion is not None else "Wait for your turn."
 
 
 def _leaves(view: SeatView) -> tuple[Leave, ...]:

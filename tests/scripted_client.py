@@ -113,7 +113,7 @@ class Client:
         await self.socket.send(json.dumps({**message, "id": ident}))
         while True:
             answer = await self.receive(timeout)
-            if answer.get("id") == ident and answer["type"] in ("ack", "error", "hint"):
+            if answer.get("id") == ident and answer["type"] in ("ack", "error", "hint", "advice", "review"):
                 if answer["type"] == "ack":
                     self.latencies.append(time.perf_counter() - started)
                 return answer

@@ -50,7 +50,9 @@ def test_what_each_discard_leaves_least_first() -> None:
 
 def test_hint_takes_a_card_that_makes_a_meld() -> None:
     hand = make_hand(MINE, THEIRS, "TH")
-    assert hint(seat_view(hand, 0)) == "Take the 10 of hearts: it joins a meld and lowers your deadwood."
+    assert hint(seat_view(hand, 0)) == (
+        "Take the 10♥: it extends your 7♥ 8♥ 9♥ and drops your deadwood from 45 to 35."
+    )
     assert hint(seat_view(hand, 1)) == "Wait for your turn."
 
 

@@ -64,3 +64,14 @@ def test_arrows_run_one_way(module):
         parts = name.split(".")
         if parts[0] == "okgin" and len(parts) > 1 and parts[1] in ORDER:
             assert ORDER.index(parts[1]) < place, f"okgin/{module}.py imports okgin.{parts[1]}"
+
+
+@pytest.mark.parametrize("module", ["advice/__init__", "advice/analysis", "advice/discards", "advice/outs",
+                                    "advice/suggest", "advice/alerts", "advice/words", "advice/worlds",
+                                    "review", "steps"])
+def test_the_coach_is_engine_code_without_the_web(module):
+    """The coach reads views and uses the players' inference, but knows nothing of the server."""
+    for name in imports_of(module):
+        assert not name.startswith(("okgin.server", "okgin.cli", "okgin.terminal", "starlette")), name
+        top = name.split(".")[0]
+        assert top in ("okgin", "__future__") or top in sys.stdlib_module_names, name

@@ -13,6 +13,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from okgin.server.broker import make_broker
+from okgin.server.coach_routes import coach_routes
 from okgin.server.headers import SecurityHeaders
 from okgin.server.limits import Limiter, Limits
 from okgin.server.live import Hall
@@ -67,6 +68,7 @@ def create_app(
         Route("/history", history_page),
         Route("/games/{game}/record", record_download),
         Route("/api/rules", rules_api),
+        *coach_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])

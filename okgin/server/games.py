@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from okgin.actions import PlayerAction, parse_action
-from okgin.coach import advice, hint
+from okgin.coach import advice
 from okgin.errors import IllegalActionError
 from okgin.hand import Hand, play_chance
 from okgin.match import Match
@@ -111,9 +111,6 @@ class Game:
             "sheet": sheet_json(match.hands),
             "final": final_json(match.final, match.rules) if match.final else None, "coach": coached,
         }
-
-    def hint(self, seat: int) -> str:
-        return hint(self.match.view(seat))
 
     def record(self, names: Sequence[str]) -> dict[str, Any]:
         """The game record (with the deal: hidden cards). Finished hands are written once."""

@@ -24,9 +24,12 @@ import anyio.to_thread
 from okgin.actions import PlayerAction
 from okgin.bots import Player
 from okgin.errors import OkginError
+from okgin.server import results
 from okgin.server.broker import Broker
 from okgin.server.catch_up import catch_up
+from okgin.server.coach_socket import coach_work
 from okgin.server.games import Game
+from okgin.server.protocol import Message
 from okgin.server.room_store import Conflict, GameWrite, RoomStore
 from okgin.server.rooms import Phase, Room, RoomError
 from okgin.server.thinking import Thinking, computer_player
@@ -87,6 +90,8 @@ class LiveRoom:
             change = await anyio.to_thread.run_sync(self._mutate_and_save, mutate)
         if not change.save:
             return change
+        if change.game and self.room.solo and self.game is not None and self.game.match.final:
+            self._record_results(self.game)
         await self.hall.broker.publish(self.channel, {
             "room": self.room.code, "version": self.room.version, "event": change.event, "from": PROCESS,
         })
@@ -121,6 +126,13 @@ class LiveRoom:
             self._reload()
             raise RoomError("the game could not be saved, so nothing changed: try again") from None
         return change
+
+    def _record_results(self, game: Game) -> None:
+        """A finished game against the computer: its statistics (seconds of reviews, in a thread;
+        the game no longer changes, and nobody waits for them)."""
+        engine, names = self.hall.store.engine, list(self.room.names)
+        asyncio.get_running_loop().run_in_executor(
+            None, lambda: results.record_finished(engine, game.id, game.record(names)))
 
     def _behind(self) -> bool:
         """True when the stored room is newer than ours (only asked after a refusal)."""
@@ -206,12 +218,15 @@ class LiveRoom:
         said = {"seat": seat, "name": self.room.names[seat], "phrase": phrase}
         await self.hall.broker.publish(self.channel, {"room": self.room.code, "say": said})
 
-    async def hint(self, seat: int) -> str:
+    async def coach(self, seat: int, message: Message) -> dict[str, Any]:
+        """The coach's answer (hint, advice, review) for ``seat``: read under the lock, worked
+        out in a thread after it, so a slow review never holds up the room's moves."""
         async with self.lock:
             game = self.game
             if game is None:
                 raise RoomError("the game has not started")
-            return await anyio.to_thread.run_sync(game.hint, seat)
+            work = coach_work(game.match, self.room.names, seat, message)
+        return await anyio.to_thread.run_sync(work)
 
     # -- watchers -------------------------------------------------------------------------
 

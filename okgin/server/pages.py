@@ -17,6 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from okgin.errors import OkginError
 from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
+from okgin.server.coach_pages import history_links
 from okgin.server.howto import how_to_play
 from okgin.server.jsonbound import JSONBoundError, loads
 from okgin.server.storage import Store
@@ -86,13 +87,14 @@ async def history_page(request: Request) -> Response:
         rows.append(
             f"<tr><td>{when}</td><td>{winner}</td><td>{scores}</td>"
             f"<td>{len(game.record.get('hands', []))}</td>"
-            f'<td><a href="/games/{html.escape(game.id)}/record" download>record</a></td></tr>'
+            f'<td><a href="/games/{html.escape(game.id)}/record" download>record</a> · '
+            f"{history_links(game.id)}</td></tr>"
         )
     table = (
         "<table><thead><tr><th>Finished</th><th>Winner</th><th>Final scores</th><th>Hands</th>"
         "<th>Record</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
         if rows else "<p>No finished games yet.</p>"
-    )
+    ) + '<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a></p>'
     return HTMLResponse(_PAGE.format(title="Finished games", body=table))
 
 

@@ -27,7 +27,7 @@ MAX_MESSAGE = 16_384
 LEVELS = ("easy", "normal", "hard")
 TYPES = (
     "new", "join", "act", "next", "hint", "options",
-    "create", "enter", "sit", "computer", "clear", "start", "rematch", "say",
+    "create", "enter", "sit", "computer", "clear", "start", "rematch", "say", "advice", "review",
 )
 """The client's messages: a game against the computer, then a room's (docs/web.md)."""
 

@@ -234,8 +234,10 @@ class Connection:
         return None
 
     async def _on_hint(self, message: Message) -> dict[str, Any] | None:
-        live, seat = self._room(), self._seat()
-        return {"type": "hint", "id": message.id, "text": await live.hint(seat)}
+        """hint, advice and review: the coach's answers for this connection's own seat."""
+        return await self._room().coach(self._seat(), message)
+
+    _on_advice = _on_review = _on_hint
 
     # -- helpers --------------------------------------------------------------------------
 

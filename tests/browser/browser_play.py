@@ -51,6 +51,7 @@ def mouse_turn(page: Page) -> str:
             card = discard_choice(page)
             page.click(f'#hand .card[data-card="{card}"]')
             page.click(f'#hand .card[data-card="{card}"]')
+            discard_anyway(page)
     moved(page, before)
     return phase
 
@@ -73,6 +74,7 @@ def keyboard_turn(page: Page) -> str:
         press_until_focused(page, is_card, keys=("ArrowRight",), first="ArrowLeft")
         page.keyboard.press("Enter")
         page.keyboard.press("Enter")
+        discard_anyway(page)
     moved(page, before)
     return phase
 
@@ -82,6 +84,12 @@ def next_hand(page: Page, tap: bool = False) -> None:
     button = "#result-buttons button:text-is('Next hand')"
     page.tap(button) if tap else page.click(button)
     page.wait_for_function("document.body.dataset.turn !== 'hand-over'", timeout=WAIT)
+
+
+def discard_anyway(page: Page) -> None:
+    """With the coach on, a risky discard asks first (static/coach.js): discard anyway."""
+    if page.locator("#coach-warning[open]").count():
+        page.click("#coach-warning button:text-is('Discard anyway')")
 
 
 def moved(page: Page, before: str) -> None:

@@ -30,7 +30,8 @@
     });
   }
   function send(message) {
-    if (message.type === "act" || message.type === "next" || message.type === "hint") message.id = nextId++;
+    // Ids only grow on a connection (the server refuses a replay), so this is their one source.
+    if (["act", "next", "hint", "advice", "review"].includes(message.type)) message.id = nextId++;
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
     return message.id;
   }
@@ -94,13 +95,14 @@
     if (lifted && !view.hand.includes(lifted)) lifted = null;
     if (message.event) announce(describe(message.event));
     $("table").setAttribute("aria-busy", "false");
-    drawScores(); drawOpponents(); drawMiddle(); drawHand(); drawActions(); drawCoach(); drawSheet();
+    drawScores(); drawOpponents(); drawMiddle(); drawHand(); drawActions(); drawSheet();
     $("status").textContent = statusText();
     $("tagline").textContent = `You against ${state.names.slice(1).join(" and ")} — ` +
       `the up-card sets the knock limit — first to ${view.target}`;
     $("howto-link").href = `/how-to-play?game=${encodeURIComponent(state.game)}`;
     if (view.result && resultShown !== state.hand_number) showResult();
     if (!view.result && $("result").open) $("result").close();
+    document.dispatchEvent(new CustomEvent("okgin:state", { detail: state }));
   }
   const name = (seat) => state.names[seat];
   function describe(event) {
@@ -365,18 +367,6 @@
     }
     box.append(button("Hint", () => send({ type: "hint" }), false, "H"));
   }
-  function drawCoach() {
-    const box = $("coach");
-    const c = state.coach;
-    box.hidden = !Settings.options.coach || !c;
-    if (box.hidden) return;
-    const leaves = c.leaves.slice(0, 5).map((l) =>
-      `<li>Discard the ${Cards.short(l.card)}: ${l.deadwood} deadwood left${l.knock ? " — you can knock" : ""}</li>`).join("");
-    box.innerHTML = `<h2>Coach</h2>` +
-      (c.tips.length ? `<ul>${c.tips.map((t) => `<li>${t}</li>`).join("")}</ul>` : "") +
-      (leaves ? `<p>What each discard leaves:</p><ul class="leaves">${leaves}</ul>` : "") +
-      (c.warnings.length ? `<ul class="warn">${c.warnings.map((t) => `<li>⚠ ${t}</li>`).join("")}</ul>` : "");
-  }
   function drawSheet() {
     const rows = [];
     const running = state.names.map(() => 0);
@@ -462,6 +452,7 @@
     buttons.append(button("Close", () => $("result").close()));
     if (!$("result").open) $("result").showModal();
     announce(head.textContent + " " + r.working.filter(Boolean).join(" "));
+    document.dispatchEvent(new CustomEvent("okgin:hand-over", { detail: state }));
   }
   function finalTable() {
     const f = state.final;
@@ -510,8 +501,9 @@
   $("sort-melds").addEventListener("click", () => { sortMode = "melds"; drawHand(); });
   Settings.onChange((options) => {
     send({ type: "options", coach: !!options.coach });
-    if (state) { drawHand(); drawCoach(); }
+    if (state) drawHand();
   });
+  window.Okgin = { send, state: () => state, announce };
   Settings.init();
   connect();
 })();

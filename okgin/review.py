@@ -1,0 +1,163 @@
+"""A hand's review: the seat's decisions that cost the most expected points against the coach.
+
+Each decision is judged from the view the seat had when it made it (``seat_view`` of the hand
+replayed to that point), so a review never uses a card the seat could not then see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from okgin.actions import Knock, PlayerAction, Reshuffle
+from okgin.advice.suggest import suggest
+from okgin.advice.words import cards_text, seat_name, short
+from okgin.advice.worlds import Worlds
+from okgin.cards import parse_card
+from okgin.errors import OkginError
+from okgin.hand import Hand
+from okgin.match import Match
+from okgin.view import SeatView, seat_view
+
+MISTAKE = 3.0
+"""A choice that costs at least this many expected points against the suggestion is a mistake."""
+MOST = 3
+"""A review lists at most this many mistakes, the costliest first."""
+GUESSES = 128
+"""Guessed deals per decision: more than the live coach uses, since a review is read at leisure
+and a mistake must stand out of the noise of the guesses."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the seat's: the position, what was played, what the coach suggests."""
+
+    move: int
+    """The action's place in the hand (1 = the first action)."""
+    view: SeatView
+    chosen: PlayerAction
+    suggested: PlayerAction
+    cost: float
+    """Expected points the choice gave up against the suggestion (0 when they agree)."""
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandReview:
+    hand: int
+    seat: int
+    decisions: int
+    mistakes: tuple[Decision, ...]
+
+
+def review_hand(
+    hand: Hand, seat: int, number: int = 1, names: Sequence[str] = (),
+    scores: tuple[int, ...] | None = None, threshold: float = MISTAKE,
+) -> HandReview:
+    """Review ``seat``'s decisions in ``hand`` (numbered ``number``); at most ``MOST`` mistakes."""
+    if not 0 <= seat < hand.players:
+        raise OkginError(f"seat {seat} is not a seat of {hand.players} players")
+    judged = list(_decisions(hand, seat, names, scores))
+    worst = sorted((d for d in judged if d.cost >= threshold), key=lambda d: (-d.cost, d.move))
+    return HandReview(number, seat, len(judged), tuple(worst[:MOST]))
+
+
+def _decisions(
+    hand: Hand, seat: int, names: Sequence[str], scores: tuple[int, ...] | None
+) -> list[Decision]:
+    """Every decision of ``seat`` with a choice to make, judged from its view at the time."""
+    again = Hand(hand.rules, hand.dealer, hand.deal)
+    found = []
+    for move, action in enumerate(hand.actions, start=1):
+        if not isinstance(action, Reshuffle) and action.seat == seat and len(again.legal_actions()) > 1:
+            found.append(_judge(seat_view(again, seat, scores), move, action, names))
+        again.apply(action)
+    return found
+
+
+def _judge(view: SeatView, move: int, action: PlayerAction, names: Sequence[str]) -> Decision:
+    worlds = Worlds(view, GUESSES)
+    chosen = Knock(action.seat, action.card) if isinstance(action, Knock) else action
+    suggestion = suggest(view, worlds, names, weigh=False)
+    assert suggestion is not None  # the seat was to act with a choice
+    cost = 0.0
+    if suggestion.action != chosen:
+        cost = max(0.0, worlds.value(suggestion.action) - worlds.value(chosen))
+    return Decision(move, view, chosen, suggestion.action, round(cost, 1), suggestion.text)
+
+
+def review_match(
+    match: Match, seat: int, names: Sequence[str] = (), hand: int | None = None,
+    threshold: float = MISTAKE,
+) -> list[HandReview]:
+    """Reviews of ``seat`` in each hand of ``match`` (or only hand number ``hand``)."""
+    if hand is not None and not 1 <= hand <= len(match.hands):
+        count = len(match.hands)
+        raise OkginError(f"no hand {hand}: the record has {count} hand{'' if count == 1 else 's'}")
+    totals = [0] * match.rules.players
+    reviews = []
+    for number, played in enumerate(match.hands, start=1):
+        if hand is None or number == hand:
+            reviews.append(review_hand(played, seat, number, names, tuple(totals), threshold))
+        if played.result is not None:
+            totals = [t + p for t, p in zip(totals, played.result.points, strict=True)]
+    return reviews
+
+
+# -- in words and as JSON -------------------------------------------------------------------
+
+
+def action_words(action: PlayerAction) -> str:
+    """An action as a player says it: "take the 7♥", "discard the K♠", "knock with the 3♣"."""
+    text = str(action).split(" ", 1)[1]
+    verb, _, card = text.partition(" ")
+    if not card:
+        return {"draw": "draw from the stock", "big-gin": "go Big Gin"}.get(verb, verb + " the discard")
+    name = short(parse_card(card.split()[0]))
+    return f"knock with the {name}" if verb == "knock" else f"discard the {name}"
+
+
+def position_json(view: SeatView) -> dict[str, Any]:
+    """What the seat saw when it decided (its own cards and the table, no hidden card)."""
+    return {
+        "hand": [str(c) for c in view.hand],
+        "discards": [str(c) for c in view.discards],
+        "upcard": str(view.upcard),
+        "stock_count": view.stock_count,
+        "knock_limit": view.knock_limit,
+        "multiplier": view.multiplier,
+        "phase": str(view.phase),
+        "taken": str(view.taken) if view.taken else None,
+    }
+
+
+def review_json(review: HandReview) -> dict[str, Any]:
+    return {
+        "hand": review.hand, "seat": review.seat, "decisions": review.decisions,
+        "mistakes": [
+            {
+                "move": d.move, "position": position_json(d.view), "chosen": str(d.chosen),
+                "suggested": str(d.suggested), "chosen_words": action_words(d.chosen),
+                "suggested_words": action_words(d.suggested), "cost": d.cost, "reason": d.reason,
+            }
+            for d in review.mistakes
+        ],
+    }
+
+
+def review_text(review: HandReview, names: Sequence[str] = ()) -> str:
+    """The review as lines a player reads."""
+    who = seat_name(names, review.seat)
+    head = f"hand {review.hand}, {who}: {review.decisions} decisions"
+    if not review.mistakes:
+        return head + ", no costly mistakes."
+    lines = [head + f", {len(review.mistakes)} costly:"]
+    for d in review.mistakes:
+        top = f", top discard {short(d.view.discards[-1])}" if d.view.discards else ""
+        lines.append(f"  move {d.move}: holding {cards_text(d.view.hand)}{top}, "
+                     f"stock {d.view.stock_count}")
+        lines.append(f"    played: {action_words(d.chosen)}; better: {action_words(d.suggested)} "
+                     f"(about {d.cost:.1f} points)")
+        lines.append(f"    {d.reason}")
+    return "\n".join(lines)

@@ -1,0 +1,218 @@
+// The coach panel, the warning before a risky discard, and the review after a hand.
+// It hooks into the table through game.js's events (okgin:state, okgin:hand-over,
+// okgin:message) and window.Okgin; the analysis is worked out by the server.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const RISKY = new Set(["feed", "break-meld", "pass-gin", "pass-knock"]);
+  let analysis = null, asked = null, asking = 0, reviewId = 0;
+
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "/static/coach.css";
+  document.head.append(link);
+  const nav = document.querySelector("header nav");
+  if (nav) {
+    const stats = document.createElement("a");
+    stats.href = "/stats";
+    stats.textContent = "Statistics";
+    nav.append(stats);
+  }
+
+  const on = () => typeof Settings !== "undefined" && !!Settings.options.coach;
+  const state = () => window.Okgin && Okgin.state();
+  const keyOf = (s) => `${s.game}:${s.hand_number}:${s.view.history.length}:${s.view.phase}`;
+  const myTurn = (s) => s && !s.view.result && s.view.to_act === s.view.seat;
+  function ask(type, extra = {}) {
+    return Okgin.send({ type, ...extra });
+  }
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  };
+  const short = (c) => Cards.short(c);
+
+  // -- the panel ----------------------------------------------------------------------
+  document.addEventListener("okgin:state", (event) => {
+    const s = event.detail;
+    if (!on()) { draw(s); return; }
+    if (myTurn(s) && asked !== keyOf(s)) {
+      asked = keyOf(s);
+      analysis = null;
+      asking = ask("advice");
+    }
+    draw(s);
+  });
+  document.addEventListener("okgin:message", (event) => {
+    const m = event.detail;
+    if (m.type === "advice" && m.id === asking) { analysis = { key: asked, ...m }; draw(state()); }
+    if (m.type === "review" && m.id === reviewId) showReview(m);
+    if (m.type === "error" && m.id === reviewId) showReview({ error: m.message });
+    if (m.type === "error" && m.id === asking) {
+      analysis = { key: asked, suggestion: { text: m.message }, discards: [], near_melds: [], warnings: [] };
+      draw(state());
+    }
+  });
+  if (typeof Settings !== "undefined") Settings.onChange(() => { asked = null; const s = state(); if (s) draw(s); });
+
+  function current(s) { return analysis && s && analysis.key === keyOf(s) ? analysis : null; }
+  function draw(s) {
+    const box = $("coach");
+    if (!box) return;
+    box.hidden = !on() || !s;
+    box.dataset.risky = "";
+    if (box.hidden) return;
+    box.replaceChildren(el("h2", "Coach"));
+    const a = current(s);
+    if (myTurn(s) && !a) box.append(el("p", "Thinking…", "coach-wait"));
+    if (a && a.suggestion) box.append(el("p", a.suggestion.text, "coach-suggestion"));
+    if (a) drawAnalysis(box, a, s);
+    else if (s.coach) drawCheap(box, s.coach);
+  }
+  function drawAnalysis(box, a, s) {
+    if (a.discards.length) {
+      box.append(el("p", "What each discard leaves:"));
+      const list = el("ul", undefined, "leaves");
+      for (const row of a.discards.slice(0, 6)) {
+        const wants = row.wanted.map((w) => `${s.names[w.seat]} could meld it in ${Math.round(w.share * 100)}%`)
+          .join(", ");
+        const end = row.gin ? " — gin" : row.knock ? " — you can knock" : "";
+        list.append(el("li", `Discard the ${short(row.card)}: ${row.deadwood} deadwood left, ` +
+          `${row.melds.length} meld${row.melds.length === 1 ? "" : "s"} kept${end}; ${wants} of likely hands`));
+      }
+      box.append(list);
+    }
+    const outs = a.near_melds.slice(0, 4);
+    if (outs.length) {
+      const list = el("ul", undefined, "outs");
+      for (const near of outs)
+        list.append(el("li", `${near.cards.map(short).join(" ")}: ${near.live.length} live out` +
+          `${near.live.length === 1 ? "" : "s"} of ${near.outs.length}` +
+          (near.live.length ? ` (${near.live.map(short).join(" ")})` : "")));
+      box.append(el("p", "Near-melds and the cards still live:"), list);
+    }
+    const shown = a.warnings.filter((w) => w.kind !== "break-meld");
+    if (shown.length) {
+      const list = el("ul", undefined, "warn");
+      for (const w of shown) list.append(el("li", `⚠ ${w.text}`));
+      box.append(list);
+    }
+    box.dataset.risky = [...new Set(a.discards.map((r) => r.card).filter((c) => risks(a, c).length))].join(" ");
+  }
+  function drawCheap(box, c) {
+    if (c.tips.length) {
+      const list = el("ul");
+      for (const tip of c.tips) list.append(el("li", tip));
+      box.append(list);
+    }
+    if (c.warnings.length) {
+      const list = el("ul", undefined, "warn");
+      for (const w of c.warnings) list.append(el("li", `⚠ ${w}`));
+      box.append(list);
+    }
+  }
+
+  // -- a warning before a risky discard -------------------------------------------------
+  function risks(a, card) {
+    return a.warnings.filter((w) => RISKY.has(w.kind) && (w.card === card || w.card === null));
+  }
+  function discardAbout(target) {
+    // The card a click would discard: a lifted card clicked again, or the Discard button.
+    const lifted = document.querySelector('#hand .card[aria-pressed="true"]');
+    if (!lifted) return null;
+    const card = target.closest && target.closest("#hand .card");
+    if (card === lifted) return lifted.dataset.card;
+    const button = target.closest && target.closest("#actions button");
+    if (button && button.textContent.startsWith("Discard the")) return lifted.dataset.card;
+    return null;
+  }
+  document.addEventListener("click", (event) => {
+    const s = state();
+    if (!on() || !myTurn(s) || s.view.phase !== "discard") return;
+    const card = discardAbout(event.target);
+    const a = current(s);
+    if (!card || !a || !s.view.legal.includes(`discard ${card}`)) return;
+    const found = risks(a, card);
+    if (!found.length) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    warn(card, found);
+  }, true);
+  function warn(card, found) {
+    let dialog = $("coach-warning");
+    if (!dialog) {
+      dialog = el("dialog");
+      dialog.id = "coach-warning";
+      dialog.setAttribute("aria-labelledby", "coach-warning-title");
+      document.body.append(dialog);
+    }
+    const title = el("h2", `Discard the ${short(card)}?`);
+    title.id = "coach-warning-title";
+    const list = el("ul", undefined, "warn");
+    for (const w of found) list.append(el("li", `⚠ ${w.text}`));
+    const keep = el("button", "Keep it");
+    keep.type = "button";
+    keep.addEventListener("click", () => dialog.close());
+    const go = el("button", "Discard anyway", "primary");
+    go.type = "button";
+    go.addEventListener("click", () => {
+      dialog.close();
+      Okgin.announce(`Discarded the ${Cards.name(card)} against the coach's warning.`);
+      Okgin.send({ type: "act", action: `discard ${card}` });
+    });
+    const buttons = el("div", undefined, "dialog-buttons");
+    buttons.append(keep, go);
+    dialog.replaceChildren(title, list, buttons);
+    dialog.showModal();
+    keep.focus();
+  }
+
+  // -- the review after a hand ----------------------------------------------------------
+  document.addEventListener("okgin:hand-over", (event) => {
+    const s = event.detail;
+    const buttons = $("result-buttons");
+    if (!buttons || buttons.querySelector(".review-button")) return;
+    const button = el("button", "Review this hand", "review-button");
+    button.type = "button";
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      placeReview().replaceChildren(el("p", "Reviewing your decisions…"));
+      reviewId = ask("review", { hand: s.hand_number });
+    });
+    buttons.prepend(button);
+  });
+  function placeReview() {
+    let box = $("review");
+    if (!box) {
+      box = el("section", undefined, "review");
+      box.id = "review";
+      box.setAttribute("aria-live", "polite");
+      box.setAttribute("aria-label", "Review of the hand");
+      $("result-body").append(box);
+    }
+    return box;
+  }
+  function showReview(m) {
+    const box = placeReview();
+    box.replaceChildren(el("h3", "Your review"));
+    if (m.error) { box.append(el("p", m.error)); return; }
+    if (!m.mistakes.length) {
+      box.append(el("p", `No costly mistakes in your ${m.decisions} decisions.`));
+      return;
+    }
+    const list = el("ol");
+    for (const d of m.mistakes) {
+      const item = el("li");
+      const p = d.position;
+      const top = p.discards.length ? `, top discard ${short(p.discards.at(-1))}` : "";
+      item.append(
+        el("p", `Move ${d.move}: holding ${p.hand.map(short).join(" ")}${top}, ${p.stock_count} in the stock.`),
+        el("p", `You chose to ${d.chosen_words}; better: ${d.suggested_words} (about ${d.cost} points).`),
+        el("p", d.reason, "coach-suggestion"));
+      list.append(item);
+    }
+    box.append(list);
+  }
+})();

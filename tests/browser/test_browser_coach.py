@@ -1,0 +1,154 @@
+"""The coach in a real Chromium: on and off, a hint with its reason, a warning before a risky
+discard (and discarding anyway), the review after a hand, the replay viewer by keyboard, and
+the statistics page with its charts after several games — all under a strict CSP where set."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_play import ending_button, mouse_turn, moved, wait_my_move
+from conftest import ARGS, new_context, shot  # noqa: F401
+from playwright.sync_api import Browser, Page, expect
+from server_process import ServerProcess
+from test_browser_options import set_option
+from test_coach_server import seed_games
+
+COACH = {"speed": "instant", "levels": ["normal"], "coach": True}
+REASON = re.compile(r"^(Take|Pass|Draw|Discard|Knock|Go)\b[^:]*: \w")
+
+
+@pytest.fixture
+def coached(browser: Browser, server: ServerProcess) -> Iterator[Page]:
+    """A page with the coach on from the start."""
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
+    context.add_init_script(f"localStorage.setItem('okgin.options', '{json.dumps(COACH)}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url)
+    page.wait_for_selector("#hand .card")
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def coached_turn(page: Page) -> str:
+    """One move as a person with the coach on: a warned discard is made anyway."""
+    if wait_my_move(page) == "you" and page.evaluate("document.body.dataset.phase") == "discard":
+        expect(page.locator("#coach .coach-suggestion")).to_be_visible()  # the analysis is in
+    return mouse_turn(page)
+
+
+def test_coach_on_and_off_with_a_hint_and_its_reason(page: Page) -> None:
+    expect(page.locator("#coach")).to_be_hidden()
+    set_option(page, "coach", True)
+    expect(page.locator("#coach")).to_be_visible()
+    wait_my_move(page)
+    expect(page.locator("#coach .coach-suggestion")).to_have_text(REASON)
+    page.keyboard.press("h")
+    expect(page.locator("#status")).to_have_text(REASON)
+    assert page.locator("#status").inner_text() == page.locator("#coach .coach-suggestion").inner_text()
+    set_option(page, "coach", False)
+    expect(page.locator("#coach")).to_be_hidden()
+
+
+def test_a_warning_before_a_risky_discard_then_discard_anyway(coached: Page) -> None:
+    page = coached
+    for _ in range(120):
+        if wait_my_move(page) == "hand-over":
+            page.click("#result-buttons button:text-is('Next hand')")
+            continue
+        if page.evaluate("document.body.dataset.phase") == "discard" and not ending_button(page):
+            expect(page.locator("#coach .coach-suggestion")).to_be_visible()
+            risky = (page.get_attribute("#coach", "data-risky") or "").split()
+            if risky:
+                break
+        coached_turn(page)
+    else:
+        raise AssertionError("no risky discard came up")
+    card = risky[0]
+    before = page.evaluate("document.body.dataset.seq")
+    page.click(f'#hand .card[data-card="{card}"]')
+    page.click(f'#hand .card[data-card="{card}"]')
+    warning = page.locator("#coach-warning")
+    expect(warning).to_be_visible()
+    expect(warning.locator("li").first).to_contain_text("⚠")
+    shot(page, "coach-warning")
+    assert page.locator(f'#hand .card[data-card="{card}"]').count() == 1  # not discarded yet
+    page.click("#coach-warning button:text-is('Discard anyway')")
+    moved(page, before)
+    expect(page.locator(f'#hand .card[data-card="{card}"]')).to_have_count(0)
+
+
+def test_the_review_after_a_hand(coached: Page) -> None:
+    page = coached
+    for _ in range(200):
+        if coached_turn(page) == "hand-over":
+            break
+    button = page.locator("#result-buttons button:text-is('Review this hand')")
+    expect(button).to_be_visible()
+    button.click()
+    review = page.locator("#review")
+    expect(review).to_contain_text("Your review", timeout=30_000)
+    expect(review).to_contain_text(re.compile(r"No costly mistakes in your \d+ decisions|Move \d+: holding"))
+    shot(page, "coach-review")
+
+
+def csp_errors(page: Page) -> list[str]:
+    found: list[str] = []
+    page.on("console", lambda m: found.append(m.text) if "Content Security Policy" in m.text else None)
+    return found
+
+
+def test_the_replay_viewer_stepped_by_keyboard(browser: Browser, server: ServerProcess) -> None:
+    game = seed_games(server.db, 1)[0]
+    page = browser.new_page()
+    blocked = csp_errors(page)
+    page.goto(server.url + "/history")
+    page.click(f'a[href="/games/{game}/replay"]')
+    move = page.locator("#replay-move")
+    expect(move).to_have_text(re.compile(r"^Hand 1: \w+ deals?; the upcard is the "))
+    assert move.get_attribute("aria-live") == "polite"
+    expect(page.locator("#replay-table .replay-seat").first.locator(".card")).to_have_count(10)
+    page.keyboard.press("ArrowRight")
+    expect(move).to_have_text(re.compile(r"^(You|Ruby) (pass|passes)\.$"))
+    expect(page.locator("#replay-position")).to_have_text(re.compile(r"^Move 1 of \d+$"))
+    page.keyboard.press("End")
+    expect(move).to_have_text(re.compile(r"(scores \d+|void: no score)\.$"))
+    expect(page.locator("#replay-forward")).to_be_disabled()
+    page.keyboard.press("Home")
+    expect(page.locator("#replay-position")).to_have_text(re.compile(r"^Move 0 of "))
+    page.keyboard.press("ArrowLeft")  # nothing before the deal
+    expect(page.locator("#replay-position")).to_have_text(re.compile(r"^Move 0 of "))
+    expect(page.get_by_role("button", name="Forward")).to_be_enabled()
+    shot(page, "replay-viewer")
+    page.goto(server.url + "/replay")
+    page.set_input_files("#record-file", str(Path(__file__).parents[1] / "records" / "coach_feed.json"))
+    expect(move).to_have_text("Hand 1: Ruby deals; the upcard is the 9♠.")
+    page.close()
+    assert not blocked, blocked
+
+
+def test_the_statistics_page_after_several_games(browser: Browser, server: ServerProcess) -> None:
+    seed_games(server.db, 3)
+    page = browser.new_page()
+    blocked = csp_errors(page)
+    page.goto(server.url + "/stats")
+    expect(page.locator("h1")).to_have_text("Your statistics")
+    expect(page.locator("p.lead")).to_contain_text("3 finished games")
+    figures = page.locator("figure.chart-box")
+    assert figures.count() >= 5
+    for title in ("Games and hands won", "Points per hand, game by game", "How hands ended",
+                  "deadwood when the opponent knocked", "Mistakes per hand"):
+        figure = page.locator("figure.chart-box", has_text=title).first
+        expect(figure.locator("svg.chart")).to_be_visible()
+        expect(figure.locator("table.chart-table tbody tr").first).to_be_attached()
+    points = page.locator("#points table tbody tr")
+    expect(points).to_have_count(3)
+    shot(page, "statistics")
+    page.close()
+    assert not blocked, blocked

@@ -1,0 +1,204 @@
+"""Explained advice: hand-written positions with the exact advice and reason, and a property
+test that the analysis is the same whatever the hidden cards are."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_coach import THEIRS, make_hand
+
+from okgin.actions import Discard, Draw, Pass, Take
+from okgin.advice import Analysis, analyse
+from okgin.cards import DECK, Card, parse_cards
+from okgin.hand import Deal, Hand
+from okgin.record import replay_text
+from okgin.rules import PRESETS, Rules
+from okgin.view import seat_view
+
+NAMES = ("You", "Ruby")
+MINE = "8H 9H 4C 4D 4S 2S 3S AS KC QD"
+OTHER = THEIRS.replace("AS", "KS")
+RECORDS = Path(__file__).parent / "records"
+
+
+def advise(hand: Hand, seat: int = 0) -> Analysis:
+    return analyse(seat_view(hand, seat), NAMES)
+
+
+def after_draw(
+    mine: str, upcard: str, top: str, rules: Rules | None = None, theirs: str = OTHER
+) -> Hand:
+    hand = make_hand(mine, theirs, upcard, top=top)
+    if rules is not None:
+        hand = Hand(rules, 1, hand.deal)
+    for action in (Pass(0), Pass(1), Draw(0)):
+        hand.apply(action)
+    return hand
+
+
+def text(got: Analysis) -> str:
+    assert got.suggestion is not None
+    return got.suggestion.text
+
+
+def kinds(got: Analysis, card: str | None = None) -> set[str]:
+    return {w.kind for w in got.warnings if (w.card and str(w.card)) == card}
+
+
+def test_take_a_card_that_completes_a_meld() -> None:
+    got = advise(make_hand(MINE, OTHER, "7H"))
+    assert got.suggestion is not None and got.suggestion.action == Take(0)
+    assert text(got) == "Take the 7♥: it completes 7♥ 8♥ 9♥ and drops your deadwood from 37 to 10."
+
+
+def test_take_a_card_one_from_a_meld() -> None:
+    got = advise(make_hand(MINE, OTHER, "JD"))
+    assert text(got) == ("Take the J♦: with your Q♦ it is one card from a meld, "
+                         "and your deadwood stays 37 after your best discard.")
+
+
+def test_pass_a_card_that_does_not_help() -> None:
+    got = advise(make_hand(MINE, OTHER, "JS"))
+    assert got.suggestion is not None and got.suggestion.action == Pass(0)
+    assert text(got) == "Pass: the J♠ joins no meld of yours, so it would not lower your 37 deadwood."
+    assert advise(make_hand(MINE, OTHER, "JS"), seat=1).suggestion is None  # not its turn
+
+
+def test_discard_the_least_deadwood_nobody_wants() -> None:
+    got = advise(after_draw("7H 8H 9H 4C 4D KS QD 2S 5C JC", "9C", "TH", theirs=THEIRS))
+    assert got.suggestion is not None and got.suggestion.action == Discard(0, Card.parse("KS"))
+    assert text(got) == ("Discard the K♠: it leaves 35 deadwood, the least you can, "
+                         "and Ruby has shown no sign of wanting it.")
+    row = next(r for r in got.discards if str(r.card) == "KS")
+    assert row.deadwood == 35 and not row.can_knock and [s for s, _ in row.wanted] == [1]
+    assert [tuple(map(str, m)) for m in row.melds] == [("7H", "8H", "9H", "TH")]
+
+
+def test_go_gin_and_warn_against_passing_it() -> None:
+    got = advise(after_draw("7H 8H 9H 4C 4D 4S 2S 3S AS KC", "5D", "TH"))
+    assert text(got) == ("Go gin by discarding the K♣: all ten cards meld, "
+                         "worth 25 plus the others' deadwood.")
+    assert [w.text for w in got.warnings if w.kind == "pass-gin"] == [
+        "You can go gin by discarding the K♣: a plain discard passes it up."
+    ]
+    breaks = {str(w.card): w.text for w in got.warnings if w.kind == "break-meld"}
+    assert breaks["8H"] == "Discarding the 8♥ breaks one of your melds."
+    assert "KC" not in breaks and "7H" not in breaks  # 8♥ 9♥ 10♥ stay a run without the 7♥
+    gin = next(r for r in got.discards if r.gin)
+    assert str(gin.card) == "KC" and gin.deadwood == 0 and gin.can_knock
+
+
+def test_big_gin_where_the_rules_have_it() -> None:
+    got = advise(after_draw("7H 8H 9H 4C 4D 4S 2S 3S AS JH", "5D", "TH", PRESETS["oklahoma-big-gin"]))
+    assert text(got) == "Go Big Gin: all eleven cards meld, with no discard."
+
+
+def test_knock_with_little_risk_and_warn_against_passing_it() -> None:
+    got = advise(after_draw("7H 8H 9H 4C 4D 4S 2S 3S AS KC", "TD", "5D"))
+    assert text(got) == ("Knock, discarding the K♣: 5 deadwood, and an undercut in only about 0% "
+                         "of likely deals (worth about +52 points).")
+    assert [w.text for w in got.warnings if w.kind == "pass-knock"] == [
+        "Knocking is the better play here: a plain discard passes up a knock with the K♣."
+    ]
+
+
+def test_play_on_rather_than_a_knock_likely_undercut() -> None:
+    match, names = replay_text((RECORDS / "coach_undercut.json").read_text(encoding="utf-8"))
+    got = analyse(match.view(0), names)
+    assert text(got) == ("Discard the A♥ and play on rather than knock with 10: playing on is worth "
+                         "about -7 points against -17 for the knock, which would be undercut in "
+                         "about 69% of likely deals.")
+    undercut = [w.text for w in got.warnings if w.kind == "undercut"]
+    assert undercut == ["A knock now risks an undercut: about 69% of likely deals leave an "
+                        "opponent with as little deadwood."]
+
+
+def test_feeding_a_card_next_to_one_the_opponent_took() -> None:
+    hand = make_hand("7H 8H 9H 4C 4D 4S 2S 3S AS 6C", THEIRS.replace("AS", "KC"), "7C", top="KD")
+    for action in (Pass(0), Take(1), Discard(1, Card.parse("AH")), Draw(0)):
+        hand.apply(action)
+    got = advise(hand)
+    feeds = [w.text for w in got.warnings if w.kind == "feed" and str(w.card) == "6C"]
+    assert feeds == ["Careful: Ruby took the 7♣; the 6♣ may help them."]
+    assert "feed" not in kinds(got, "KD")
+
+
+def test_near_melds_count_live_outs() -> None:
+    # The 8♣ and 9♣ want the 7♣ (the upcard the opponent took: seen, so dead) or the 10♣
+    # (unseen: live); the queens want the two other queens.
+    hand = make_hand("7H 8H 9H 4C 4D 4S 8C 9C QD QH", THEIRS.replace("AS", "KC"), "7C", top="KD")
+    for action in (Pass(0), Take(1), Discard(1, Card.parse("AH"))):
+        hand.apply(action)
+    got = advise(hand)
+    near = {tuple(map(str, n.cards)): (list(map(str, n.outs)), list(map(str, n.live)))
+            for n in got.near_melds}
+    assert near[("QD", "QH")] == (["QC", "QS"], ["QC", "QS"])
+    assert near[("8C", "9C")] == (["7C", "TC"], ["TC"])
+
+
+def test_low_stock_and_spade_double() -> None:
+    got = advise(make_hand(MINE, THEIRS.replace("AS", "KH"), "7S"))
+    assert [w.text for w in got.warnings if w.kind == "double"] == [
+        "The upcard was the 7♠: spades double, so everything this hand scores counts twice."
+    ]
+    hand = make_hand(MINE, OTHER, "JS")
+    hand.apply(Pass(0))
+    hand.apply(Pass(1))
+    while hand.stock_count > 6:  # each seat draws and throws the card it drew
+        seat = hand.to_act or 0
+        before = hand.hand_mask(seat)
+        hand.apply(Draw(seat))
+        hand.apply(Discard(seat, DECK[(hand.hand_mask(seat) & ~before).bit_length() - 1]))
+    again = hand
+    stock = [w.text for w in advise(again).warnings if w.kind == "stock"]
+    assert stock == [f"Only {again.stock_count} cards are left in the stock: the hand ends with no "
+                     "score when two are left."]
+
+
+# -- the hidden cards never matter ------------------------------------------------------------
+
+SEEN = parse_cards("7H 8H 9H 4C 4D 4S 2S 3S AS KC") + parse_cards("TD 5D")
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_the_analysis_is_the_same_whatever_the_hidden_cards(rng: random.Random) -> None:
+    """Seat 0 sees its hand, the upcard and the card it draws; the rest are dealt at random."""
+    hidden = [c for c in DECK if c not in SEEN]
+    rng.shuffle(hidden)
+    mine, upcard, drawn = SEEN[:10], SEEN[10], SEEN[11]
+    deal = Deal((tuple(mine), tuple(hidden[:10])), upcard, (drawn, *hidden[10:]))
+    hand = Hand(Rules(), 1, deal)
+    first = advise(hand)
+    for action in (Pass(0), Pass(1), Draw(0)):
+        hand.apply(action)
+    got = advise(hand)
+    assert got == BASELINE[1] and first == BASELINE[0]
+
+
+def _baseline() -> tuple[Analysis, Analysis]:
+    others = [c for c in DECK if c not in SEEN]
+    deal = Deal((tuple(SEEN[:10]), tuple(others[:10])), SEEN[10], (SEEN[11], *others[10:]))
+    hand = Hand(Rules(), 1, deal)
+    first = advise(hand)
+    for action in (Pass(0), Pass(1), Draw(0)):
+        hand.apply(action)
+    return first, advise(hand)
+
+
+BASELINE = _baseline()
+
+
+def test_three_players_each_opponent_is_weighed_and_named() -> None:
+    rules = PRESETS["oklahoma-multiplayer"]
+    hand = Hand(rules, 2, Deal.shuffle(rules, random.Random(2)))
+    hand.apply(Pass(0))
+    hand.apply(Pass(1))
+    hand.apply(Pass(2))
+    hand.apply(Draw(0))
+    got = analyse(seat_view(hand, 0), ("You", "Ruby", "Sam"))
+    assert got.discards and all([seat for seat, _ in row.wanted] == [1, 2] for row in got.discards)
+    assert text(got).endswith(", and neither Ruby nor Sam has shown any sign of wanting it.")
