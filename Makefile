@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit chromium bench clean
+.PHONY: play test lint typecheck unit system bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,26 +17,35 @@ play: $(STAMP)
 	$(BIN)/okgin serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check okgin tests bench
+	$(BIN)/ruff check okgin tests bench examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy okgin
 
-# The browser tests drive Debian's Chromium through Playwright (no browser download).
-chromium:
-	command -v chromium || (apt-get update && apt-get install -y chromium)
+# Debian packages the tests need, installed when missing (one `apt-get update` first): Chromium
+# for the browser tests (Playwright drives it, no browser download), PostgreSQL and Redis for
+# the scale-out tests (tests/real_servers.py starts throwaway servers of both).
+system:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	if [ -n "$$missing" ]; then \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; fi
 
-unit: $(STAMP) chromium
+unit: $(STAMP) system
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
 
 # Benchmarks (not tests): the meld solver and the simple bot beside their OpenSpiel/RLCard
-# peers, the computer players' decision times, and 200 games over WebSockets.
+# peers, the computer players' decision times, okgin.env beside OpenSpiel's gin_rummy, and
+# 200 games over WebSockets.
 bench: $(STAMP)
-	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/pip install --quiet -e '.[test,bench,rl]'
 	$(BIN)/python bench/bench_melds.py
 	$(BIN)/python bench/bench_bots.py
+	$(BIN)/python bench/bench_env.py
 	$(BIN)/python bench/bench_load.py --games 200 --think 1.0
 	$(BIN)/python bench/bench_game_memory.py --games 20
 	$(BIN)/python bench/bench_flood.py --moves 300

@@ -72,6 +72,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as error:
         raise OkginError(f"cannot read {args.file}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise OkginError(f"{args.file} is not UTF-8 text (byte {error.start}): a record is JSON") from None
     match, players = replay_text(text)
     summary = report(match)
     if args.json:
@@ -119,12 +121,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from okgin.server import create_app
     from okgin.server.limits import NO_ADDRESS_LIMITS
 
-    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
+    if args.broker:  # an unreachable Redis stops here in one line, not in uvicorn's lifespan
+        from okgin.server.redis_broker import check_broker
+
+        check_broker(args.broker)
+    # A store that cannot be opened stops here too, in one line.
     app = create_app(
         args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
         idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
         away_seconds=args.away_seconds,
     )
+    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
@@ -139,6 +146,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     return sim_command(
         args.players, matches=args.matches, rules=args.rules, seed=args.seed, jobs=args.jobs,
         budget=args.budget, records=args.records, as_json=args.json, progress=not args.quiet,
+        timing=not args.no_times,
     )
 
 
@@ -168,10 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default="oklahoma", help="a preset (default: oklahoma)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="processes to run (default 1)")
-    p.add_argument("--budget", type=float, default=None, help="seconds per hard decision")
+    p.add_argument("--budget", type=int, default=None,
+                   help="guessed deals hard searches per look-ahead (default 200)")
     p.add_argument("--records", default=None, help="keep every match's record in this folder")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--no-times", action="store_true",
+                   help="leave decision times out of the report (a seeded report is then the same every run)")
     p.set_defaults(run=_cmd_sim)
 
     p = commands.add_parser("serve", help="serve the web game (http://127.0.0.1:8000)")

@@ -84,6 +84,10 @@ def loads(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not JSON: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise RecordError("not a record: arrays or objects nested too deeply") from None
+    except ValueError:  # the only other: Python refuses integers of more than 4,300 digits
+        raise RecordError("not a record: a number has more than 4,300 digits") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     return data

@@ -172,3 +172,22 @@ def test_analyze_stdin_subprocess():
     first, second = (json.loads(line) for line in done.stdout.splitlines())
     assert first["deadwood"] == 10
     assert "error" in second
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (bytes(range(128, 256)) * 4, "is not UTF-8 text (byte 0): a record is JSON"),
+        (b"[" * 100_000, "not a record: arrays or objects nested too deeply"),
+        (b'{"format": "okgin/1", "rules": ' + b"9" * 5000 + b"}",
+         "not a record: a number has more than 4,300 digits"),
+    ],
+    ids=["binary", "nested-100k", "digits-5000"],
+)
+def test_replay_of_hostile_content_is_one_line_exit_2(tmp_path, content, message):
+    path = tmp_path / "hostile.json"
+    path.write_bytes(content)
+    done = subprocess.run([*OKGIN, "replay", str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("okgin replay: ") and done.stderr.endswith(message + "\n")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

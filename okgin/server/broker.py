@@ -63,7 +63,7 @@ def make_broker(url: str | None) -> Broker:
     if not url:
         return LocalBroker()
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from okgin.server.redis_broker import RedisBroker  # type: ignore[import-not-found,unused-ignore]
+        from okgin.server.redis_broker import RedisBroker
 
         broker: Broker = RedisBroker(url)
         return broker

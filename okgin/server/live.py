@@ -25,6 +25,7 @@ from okgin.actions import PlayerAction
 from okgin.bots import Player
 from okgin.errors import OkginError
 from okgin.server.broker import Broker
+from okgin.server.catch_up import catch_up
 from okgin.server.games import Game
 from okgin.server.room_store import Conflict, GameWrite, RoomStore
 from okgin.server.rooms import Phase, Room, RoomError
@@ -92,10 +93,16 @@ class LiveRoom:
         self.wake()
         return change
 
-    def _mutate_and_save(self, mutate: Callable[[], Change]) -> Change:
+    def _mutate_and_save(self, mutate: Callable[[], Change], again: bool = True) -> Change:
+        # Another process may have changed the room since we last heard (its broker message
+        # is still on the way): a refusal or a conflict is then judged once more on the
+        # stored room, so a move is never refused for what this process had not yet seen.
         try:
             change = mutate()
         except OkginError:
+            if again and self._behind():
+                self._reload()
+                return self._mutate_and_save(mutate, again=False)
             raise  # the engine and the room check before they change anything
         except BaseException:
             self._reload()
@@ -106,12 +113,19 @@ class LiveRoom:
             self.hall.rooms.save(self.room, self._game_write(change) if change.game else None)
         except Conflict:
             self._reload()
+            if again:
+                return self._mutate_and_save(mutate, again=False)
             raise RoomError("someone else moved first: look again and retry") from None
         except Exception as error:  # a locked or lost database: one line in the log, not a traceback
             log.warning("could not save room %s: %s", self.room.code, getattr(error, "orig", None) or error)
             self._reload()
             raise RoomError("the game could not be saved, so nothing changed: try again") from None
         return change
+
+    def _behind(self) -> bool:
+        """True when the stored room is newer than ours (only asked after a refusal)."""
+        stored = self.hall.rooms.load(self.room.code)
+        return stored is not None and stored.version > self.room.version
 
     def _game_write(self, change: Change) -> GameWrite:
         game = self.game
@@ -129,7 +143,10 @@ class LiveRoom:
             return
         self.room = room
         stored = self.hall.store.load(room.game) if room.game else None
-        self.game = Game.from_record(stored.id, stored.record) if stored else None
+        if stored is None:
+            self.game = None
+        elif self.game is None or self.game.id != stored.id or not catch_up(self.game.match, stored.record):
+            self.game = Game.from_record(stored.id, stored.record)
 
     # -- frames ---------------------------------------------------------------------------
 
@@ -141,6 +158,10 @@ class LiveRoom:
             return
         version = int(message.get("version", 0))
         async with self.lock:
+            if message.get("resync"):  # the broker was down: events may be missed, read the store
+                await anyio.to_thread.run_sync(self._reload)
+                version = self.room.version
+                self._pushed = version - 1  # show it again: our watchers may have missed it
             if version > self.room.version:
                 await anyio.to_thread.run_sync(self._reload)
             if version <= self._pushed:

@@ -1,0 +1,156 @@
+"""RedisBroker against a real redis-server: events cross between two brokers (as between two
+processes) in order, our own subscribers hear first and once, and an outage ends in a resync."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import pytest
+from real_servers import Redis, free_port
+from scripted_client import run
+
+from okgin.server.redis_broker import RESYNC, BrokerError, RedisBroker, check_broker
+
+
+class Heard:
+    """A subscriber that keeps what it hears."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.arrived = asyncio.Event()
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+        self.arrived.set()
+
+    async def wait_for(self, count: int, seconds: float = 10) -> list[dict[str, Any]]:
+        async def enough() -> None:
+            while len(self.messages) < count:
+                self.arrived.clear()
+                await self.arrived.wait()
+
+        await asyncio.wait_for(enough(), seconds)
+        return self.messages
+
+
+def test_events_cross_between_two_brokers_in_order(redis_server: Redis) -> None:
+    async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+        one, two = RedisBroker(redis_server.url), RedisBroker(redis_server.url)
+        await one.start()
+        await two.start()
+        here, there, elsewhere = Heard(), Heard(), Heard()
+        one.subscribe("room:a", here)
+        two.subscribe("room:a", there)
+        two.subscribe("room:b", elsewhere)
+        for version in range(1, 101):
+            await one.publish("room:a", {"room": "a", "version": version})
+            assert len(here.messages) == version  # our own subscribers hear before publish returns
+        heard_there = await there.wait_for(100)
+        await asyncio.sleep(0.2)  # time for any echo or stray delivery to show up
+        await one.close()
+        await two.close()
+        return here.messages, heard_there, elsewhere.messages
+
+    here, there, elsewhere = run(go())
+    assert [m["version"] for m in here] == list(range(1, 101))  # once each: the echo is dropped
+    assert [m["version"] for m in there] == list(range(1, 101))
+    assert elsewhere == []
+
+
+def test_unsubscribed_and_failing_callbacks(redis_server: Redis) -> None:
+    async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        one, two = RedisBroker(redis_server.url), RedisBroker(redis_server.url)
+        await one.start()
+        await two.start()
+        gone, kept = Heard(), Heard()
+
+        async def broken(_message: dict[str, Any]) -> None:
+            raise RuntimeError("a subscriber's own bug")
+
+        two.subscribe("room:c", broken)
+        two.subscribe("room:c", gone)
+        two.subscribe("room:c", kept)
+        await one.publish("room:c", {"n": 1})
+        await kept.wait_for(1)
+        two.unsubscribe("room:c", gone)
+        await one.publish("room:c", {"n": 2})
+        await kept.wait_for(2)
+        await one.close()
+        await two.close()
+        return gone.messages, kept.messages
+
+    gone, kept = run(go())
+    assert gone == [{"n": 1}] and kept == [{"n": 1}, {"n": 2}]
+
+
+def test_an_unreachable_broker_is_one_clear_error() -> None:
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    with pytest.raises(BrokerError, match="^" + re.escape(f"cannot reach the broker {url}: ")):
+        check_broker(url)
+
+    async def go() -> None:
+        await RedisBroker(url).start()
+
+    with pytest.raises(BrokerError, match=r"^cannot reach the broker"):
+        run(go())
+
+
+def test_after_a_redis_outage_subscribers_resync_and_events_flow_again() -> None:
+    server = Redis().start()
+    try:
+        async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            one, two = RedisBroker(server.url), RedisBroker(server.url)
+            await one.start()
+            await two.start()
+            heard = Heard()
+            two.subscribe("room:d", heard)
+            await one.publish("room:d", {"n": 1})
+            await heard.wait_for(1)
+            await asyncio.to_thread(server.stop)  # Redis goes away...
+            await one.publish("room:d", {"n": "lost"})  # ...a publish then only logs
+            await asyncio.to_thread(server.start)  # ...and comes back on the same port
+            await heard.wait_for(2, seconds=20)
+            await asyncio.sleep(0.5)  # `one` reconnects its publishing connection on demand
+            await one.publish("room:d", {"n": 3})
+            messages = await heard.wait_for(3, seconds=20)
+            await one.close()
+            await two.close()
+            return messages, heard.messages
+
+        messages, _ = run(go())
+    finally:
+        server.stop()
+    assert messages == [{"n": 1}, RESYNC, {"n": 3}]
+
+
+def test_a_slow_room_does_not_hold_up_another_and_keeps_its_order(redis_server: Redis) -> None:
+    async def go() -> tuple[list[dict[str, Any]], list[int], float]:
+        one, two = RedisBroker(redis_server.url), RedisBroker(redis_server.url)
+        await one.start()
+        await two.start()
+        slow_heard: list[int] = []
+
+        async def slow(message: dict[str, Any]) -> None:
+            await asyncio.sleep(0.2)  # a reload from a busy store
+            slow_heard.append(message["n"])
+
+        fast = Heard()
+        two.subscribe("room:slow", slow)
+        two.subscribe("room:fast", fast)
+        started = asyncio.get_running_loop().time()
+        for n in range(5):
+            await one.publish("room:slow", {"n": n})
+        await one.publish("room:fast", {"n": "quick"})
+        heard = await fast.wait_for(1)
+        waited = asyncio.get_running_loop().time() - started
+        while len(slow_heard) < 5:
+            await asyncio.sleep(0.05)
+        await one.close()
+        await two.close()
+        return heard, slow_heard, waited
+
+    heard, slow_heard, waited = run(go())
+    assert heard == [{"n": "quick"}] and waited < 0.5  # not after the slow room's 5 x 0.2 s
+    assert slow_heard == [0, 1, 2, 3, 4]
