@@ -147,6 +147,7 @@ async def run(urls: list[str], rooms: int, seconds: float, think: float, pids: l
     _, waiting = await asyncio.wait(tasks, timeout=seconds + 10)  # seats still waiting for a turn
     for task in waiting:
         task.cancel()
+    await asyncio.gather(*waiting, return_exceptions=True)
     failed = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]
     clock.errors += [f"{type(e).__name__}: {e}" for e in failed]
     # A room where nobody got a frame in the last 10 measured seconds missed an update.
