@@ -17,7 +17,7 @@ play: $(STAMP)
 	$(BIN)/okgin serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check okgin tests bench
+	$(BIN)/ruff check okgin tests bench examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy okgin
@@ -39,13 +39,16 @@ unit: $(STAMP) system
 test: lint typecheck unit
 
 # Benchmarks (not tests): the meld solver and the simple bot beside their OpenSpiel/RLCard
-# peers, the computer players' decision times, and 200 games over WebSockets.
+# peers, the computer players' decision times, okgin.env beside OpenSpiel's gin_rummy, and
+# 200 games over WebSockets.
 bench: $(STAMP)
-	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/pip install --quiet -e '.[test,bench,rl]'
 	$(BIN)/python bench/bench_melds.py
 	$(BIN)/python bench/bench_bots.py
+	$(BIN)/python bench/bench_env.py
 	$(BIN)/python bench/bench_load.py --games 200 --think 1.0
 	$(BIN)/python bench/bench_game_memory.py --games 20
+	$(BIN)/python bench/bench_flood.py --moves 300
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

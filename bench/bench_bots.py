@@ -1,6 +1,6 @@
 """Benchmark the computer players' speed (a script, not a test).
 
-    python bench/bench_bots.py [--hands N] [--matches M] [--seed S] [--budget SECONDS]
+    python bench/bench_bots.py [--hands N] [--matches M] [--seed S] [--budget GUESSES]
 
 1. ``simple`` against ``simple``: N seeded hands of ``oklahoma`` played in this one process
    through the engine (``play_hand``: every decision gets a fresh ``SeatView``), in hands per
@@ -71,7 +71,7 @@ def openspiel_selfplay(hands: int, seed: int) -> float | None:
     return float(text) if done.returncode == 0 and text not in ("", "None") else None
 
 
-def decision_times(level: str, matches: int, seed: int, budget: float | None) -> dict[str, float]:
+def decision_times(level: str, matches: int, seed: int, budget: int | None) -> dict[str, float]:
     """p50/p95/p99 in ms of ``level``'s decisions over ``matches`` matches against simple."""
     config = SimConfig((level, "simple"), matches, preset("oklahoma"), seed=seed, budget=budget)
     entrant = report(config, run(config))["entrants"][0]
@@ -83,7 +83,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--budget", type=float, default=None)
+    parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     ours = simple_selfplay(args.hands, args.seed)
@@ -103,7 +103,7 @@ def main() -> None:
               f"okgin/OpenSpiel = {ours / peer:.1f}x")
     budget = args.budget if args.budget is not None else DEFAULT_BUDGET
     for level, t in times.items():
-        extra = f" (budget {budget * 1000:.0f} ms)" if level == "hard" else ""
+        extra = f" (budget {budget} guesses)" if level == "hard" else ""
         print(f"{level}{extra}: {t['decisions']:.0f} decisions in {args.matches} matches vs simple: "
               f"p50 {t['p50_ms']:.2f} ms, p95 {t['p95_ms']:.2f} ms, p99 {t['p99_ms']:.2f} ms")
 

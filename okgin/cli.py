@@ -146,6 +146,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     return sim_command(
         args.players, matches=args.matches, rules=args.rules, seed=args.seed, jobs=args.jobs,
         budget=args.budget, records=args.records, as_json=args.json, progress=not args.quiet,
+        timing=not args.no_times,
     )
 
 
@@ -175,10 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default="oklahoma", help="a preset (default: oklahoma)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="processes to run (default 1)")
-    p.add_argument("--budget", type=float, default=None, help="seconds per hard decision")
+    p.add_argument("--budget", type=int, default=None,
+                   help="guessed deals hard searches per look-ahead (default 200)")
     p.add_argument("--records", default=None, help="keep every match's record in this folder")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--no-times", action="store_true",
+                   help="leave decision times out of the report (a seeded report is then the same every run)")
     p.set_defaults(run=_cmd_sim)
 
     p = commands.add_parser("serve", help="serve the web game (http://127.0.0.1:8000)")

@@ -19,6 +19,7 @@ from typing import Any
 
 from okgin.actions import PlayerAction
 from okgin.bots import LEVELS, Player, make_player
+from okgin.bots.hard import MAX_BUDGET
 from okgin.errors import OkginError
 from okgin.hand import Deal
 from okgin.match import Match
@@ -39,9 +40,13 @@ class SimConfig:
     rules: Rules
     seed: int = 0
     jobs: int = 1
-    budget: float | None = None
+    budget: int | None = None
+    """Guessed deals `hard` searches per look-ahead (None: its default)."""
     records: Path | None = None
     max_hands: int = 1000
+    timing: bool = True
+    """Whether the report gives decision times: the one part of it that depends on the
+    machine's load rather than on the seed (left out, a seeded report is the same every run)."""
 
     @property
     def groups(self) -> int:
@@ -263,9 +268,17 @@ def report(config: SimConfig, results: list[MatchStats]) -> dict[str, Any]:
         "voids": voids,
         "seed": config.seed,
         "budget": config.budget,
-        "entrants": [asdict(entry) for entry in entrants],
+        "entrants": [_entrant_json(entry, config.timing) for entry in entrants],
         "winners": [r.winner for r in results],
     }
+
+
+def _entrant_json(entry: EntrantReport, timing: bool) -> dict[str, Any]:
+    data = asdict(entry)
+    if not timing:
+        for key in ("p50_ms", "p95_ms", "p99_ms"):
+            del data[key]
+    return data
 
 
 def report_text(summary: dict[str, Any]) -> str:
@@ -276,12 +289,15 @@ def report_text(summary: dict[str, Any]) -> str:
     ]
     for e in summary["entrants"]:
         outcomes = ", ".join(f"{k} {v}" for k, v in e["outcomes"].items())
+        timing = (
+            f"; decision ms p50 {e['p50_ms']:.2f} p95 {e['p95_ms']:.2f} p99 {e['p99_ms']:.2f}"
+            if "p50_ms" in e else ""
+        )
         lines.append(
             f"{e['name']}: won {e['wins']} ({100 * e['win_rate']:.1f}%, 95% CI "
             f"{100 * e['win_low']:.1f}-{100 * e['win_high']:.1f}%); "
             f"{e['points_per_hand']:+.2f} points per hand "
-            f"({e['points_low']:+.2f} to {e['points_high']:+.2f}); hands won: {outcomes}; "
-            f"decision ms p50 {e['p50_ms']:.2f} p95 {e['p95_ms']:.2f} p99 {e['p99_ms']:.2f}"
+            f"({e['points_low']:+.2f} to {e['points_high']:+.2f}); hands won: {outcomes}{timing}"
         )
     return "\n".join(lines)
 
@@ -292,13 +308,13 @@ def report_json(summary: dict[str, Any]) -> str:
 
 def sim_command(
     levels: list[str], *, matches: int, rules: str, seed: int, jobs: int,
-    budget: float | None, records: str | None, as_json: bool, progress: bool,
+    budget: int | None, records: str | None, as_json: bool, progress: bool, timing: bool = True,
 ) -> int:
     """What ``okgin sim`` does: check the arguments, play with a progress bar, report.
 
     Raises OkginError (a ValueError) for a bad level, preset, count or budget.
     """
-    config = make_config(levels, matches, rules, seed, jobs, budget, records)
+    config = make_config(levels, matches, rules, seed, jobs, budget, records, timing)
     results = _run_with_progress(config) if progress else run(config)
     summary = report(config, results)
     print(report_json(summary) if as_json else report_text(summary))
@@ -307,7 +323,7 @@ def sim_command(
 
 def make_config(
     levels: list[str], matches: int, rules: str, seed: int, jobs: int,
-    budget: float | None, records: str | None,
+    budget: int | None, records: str | None, timing: bool = True,
 ) -> SimConfig:
     """A checked ``SimConfig``. Raises OkginError saying what is wrong."""
     chosen = preset(rules)
@@ -321,11 +337,11 @@ def make_config(
             raise OkginError(f"no player {level!r}; the players are " + ", ".join(LEVELS))
     if matches < 1 or jobs < 1:
         raise OkginError("--matches and --jobs must be at least 1")
-    if budget is not None and not 0 <= budget <= 60:
-        raise OkginError("--budget is seconds per decision, from 0 to 60")
+    if budget is not None and not 1 <= budget <= MAX_BUDGET:
+        raise OkginError(f"--budget is hard's guessed deals per look-ahead, from 1 to {MAX_BUDGET}")
     return SimConfig(
         tuple(levels), matches, chosen, seed, jobs, budget,
-        Path(records) if records is not None else None,
+        Path(records) if records is not None else None, timing=timing,
     )
 
 

@@ -43,8 +43,8 @@ class Checked:
 
 
 def _player(level: str, seed: int) -> Player:
-    # `hard` thinks for no time beyond its few guesses, so the test stays quick
-    return make_player(level, random.Random(seed), budget=0.0)
+    # `hard` searches only 8 guessed deals per look-ahead, so the test stays quick
+    return make_player(level, random.Random(seed), budget=8)
 
 
 @pytest.mark.parametrize("rules_name", PRESET_NAMES)
@@ -172,7 +172,7 @@ def test_a_spy_player_finds_no_hidden_card_during_real_play() -> None:
     rng = random.Random(9)
     for number in range(6):
         hand = Hand(rules, number % 2, Deal.shuffle(rules, rng))
-        play_hand(hand, [Spy(), make_player("hard", random.Random(2), budget=0.0)], rng)
+        play_hand(hand, [Spy(), make_player("hard", random.Random(2), budget=8)], rng)
     assert found == []
 
 

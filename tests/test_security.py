@@ -137,29 +137,31 @@ def test_cross_site_origin_is_refused_and_pages_carry_headers(server: ServerProc
         assert answer.status_code == 400 and "rule" in answer.text
 
 
-def test_floods_are_limited(server: ServerProcess) -> None:
-    async def go() -> tuple[set[str], set[str]]:
+def test_floods_are_limited_then_closed(server: ServerProcess) -> None:
+    async def go() -> tuple[set[str], int | None, set[str]]:
         client = await Client.connect(server.ws_url)
         await client.open_game({"type": "new"})
-        for _ in range(300):
+        for _ in range(400):
             await client.socket.send(json.dumps({"type": "options"}))
-        hint_errors: set[str] = set()
-        for _ in range(300):
-            message = await client.receive()
-            if message["type"] == "error":
-                hint_errors.add(message["message"])
+        errors: set[str] = set()
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            while True:
+                message = await client.receive()
+                if message["type"] == "error":
+                    errors.add(message["message"])
+        code = closed.value.rcvd.code if closed.value.rcvd else None
         other = await Client.connect(server.ws_url)
         new_errors = set()
         for _ in range(15):
             answer = await other.request({"type": "new"})
             if answer["type"] == "error":
                 new_errors.add(answer["message"])
-        await client.close()
         await other.close()
-        return hint_errors, new_errors
+        return errors, code, new_errors
 
-    hints, news = run(go())
-    assert "too many messages: at most 50 a second" in hints
+    errors, code, news = run(go())
+    assert errors == {"too many messages: at most 50 a second"}
+    assert code == 1008
     assert news == {"too many new games: wait a few seconds"}
 
 

@@ -13,7 +13,7 @@ from okgin.bots.random_player import RandomPlayer
 from okgin.bots.simple import SimplePlayer
 from okgin.errors import OkginError
 
-_LEVELS: dict[str, Callable[[random.Random, float | None], Player]] = {
+_LEVELS: dict[str, Callable[[random.Random, int | None], Player]] = {
     "random": lambda rng, budget: RandomPlayer(rng),
     "simple": lambda rng, budget: SimplePlayer(rng),
     "easy": lambda rng, budget: EasyPlayer(rng),
@@ -25,10 +25,11 @@ LEVELS = tuple(_LEVELS)
 
 
 def make_player(
-    level: str, rng: random.Random | None = None, budget: float | None = None
+    level: str, rng: random.Random | None = None, budget: int | None = None
 ) -> Player:
-    """A computer player of ``level``; ``budget`` is the seconds `hard` may think per
-    decision (default ``DEFAULT_BUDGET``). Raises OkginError naming the levels there are."""
+    """A computer player of ``level``; ``budget`` is the guessed deals `hard` searches per
+    look-ahead (default ``DEFAULT_BUDGET``). Its choices depend on ``rng`` and the view only.
+    Raises OkginError naming the levels there are."""
     try:
         factory = _LEVELS[level]
     except KeyError:

@@ -37,6 +37,9 @@ from okgin.server.rooms import PHRASES, Phase, Room, RoomError
 
 log = logging.getLogger("okgin.server")
 CREATES = frozenset({"new", "create"})
+FLOOD_CLOSE = 200
+"""Messages refused for the rate limit after which the connection is closed (a person's page,
+far below the limit, is never refused at all)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,7 @@ class Connection:
         self.watcher = Watcher(self.outbox.put_nowait, None)
         self.live: LiveRoom | None = None
         self._last_id: int | None = None
+        self._refused = 0
 
     async def run(self) -> None:
         writer = asyncio.create_task(self._write())
@@ -71,6 +75,9 @@ class Connection:
                 if received["type"] == "websocket.disconnect":
                     break
                 await self._handle(received.get("text") if "text" in received else received.get("bytes"))
+                if self._refused >= FLOOD_CLOSE:
+                    await self.websocket.close(1008, "too many messages: closed")
+                    break
         except WebSocketDisconnect:
             pass
         finally:
@@ -90,7 +97,14 @@ class Connection:
         ident: int | None = None
         try:
             limited = self.limits.message()
-            message = parse_message(text)
+            # A page that keeps sending past the limit is flooding: it is closed (see ``run``).
+            self._refused += limited is not None
+            try:
+                message = parse_message(text)
+            except ProtocolError:
+                if limited is not None:
+                    raise limited from None  # over the limit: that is the answer, whatever it was
+                raise
             ident = message.id
             if limited is not None:
                 raise limited  # refused, but answered with its id so the page knows which

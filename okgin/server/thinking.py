@@ -1,6 +1,6 @@
 """Where computer players think, off the event loop, so no game waits for another's.
 
-Quick levels think in a worker thread. `hard` searches for up to a time budget per
+Quick levels think in a worker thread. `hard` searches a fixed number of guessed deals per
 decision, holding the interpreter lock meanwhile, so it thinks in a separate process:
 the server's own process stays free to acknowledge every other game's actions.
 """

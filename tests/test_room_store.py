@@ -1,0 +1,38 @@
+"""Rooms in the store: compare-and-set saves, and abandoned unfinished games removed."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from okgin.rules import preset
+from okgin.server.games import Game
+from okgin.server.room_store import Conflict, GameWrite, RoomStore
+from okgin.server.rooms import Room
+from okgin.server.seats import matches
+from okgin.server.storage import Store
+
+
+def test_saves_are_compare_and_set_and_idle_games_go(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    rooms = RoomStore(store)
+    game = Game.deal(preset("oklahoma"), seed=2)
+    room, token = Room.solo_game(game.match.rules, ["easy"])
+    room.game = game.id
+    rooms.create(room, GameWrite(game.id, game.record(room.names), room.levels(), new=True))
+    first, second = rooms.load(room.code), rooms.load(room.code)
+    assert first is not None and second is not None and first.version == 0
+    assert matches(token, first.seats[0].token_hash) and token not in str(first.to_data())
+    rooms.save(first)
+    assert first.version == 1
+    with pytest.raises(Conflict):
+        rooms.save(second)  # made from version 0: nothing written
+    assert rooms.by_game(game.id) == first
+    lobby, _ = Room.create(preset("oklahoma"), 2, "Ann")
+    rooms.create(lobby)
+    assert sorted(rooms.remove_idle(time.time() - 3600)) == []
+    assert sorted(rooms.remove_idle(time.time() + 1)) == sorted([room.code, lobby.code])
+    assert rooms.load(room.code) is None and store.load(game.id) is None
+    store.close()
