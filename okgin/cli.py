@@ -153,7 +153,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
         away_seconds=args.away_seconds,
     )
-    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
+    where = app.state.store.url  # the URL with its password, if any, hidden
+    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {where})", flush=True)
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves

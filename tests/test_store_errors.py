@@ -1,6 +1,6 @@
 """A bad game store or broker seen from outside: `okgin serve` on a corrupt database or an
-unreachable Redis stops with one line,
-and a locked database answers the player a clear error and changes nothing."""
+unreachable Redis stops with one line, its start line hides a password, and a locked database
+answers the player a clear error and changes nothing."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from real_servers import Postgres
 from scripted_client import Client, choose, run
 from server_process import ServerProcess, free_port
 
@@ -79,3 +80,18 @@ def test_serve_with_an_unreachable_broker_prints_one_line_and_exits_2(tmp_path: 
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert done.stderr.startswith(f"okgin serve: cannot reach the broker {url}: ")
+
+
+def test_the_start_line_hides_the_database_password(postgres: Postgres) -> None:
+    url = postgres.fresh_database().replace("okgin@", "okgin:hunter2@")  # trust auth: any password
+    process = subprocess.Popen(
+        [sys.executable, "-m", "okgin.cli", "serve", "--port", str(free_port()), "--db", url],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert "games stored in postgresql+psycopg://okgin:***@127.0.0.1:" in line and "hunter2" not in line
