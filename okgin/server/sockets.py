@@ -76,7 +76,6 @@ class Connection:
                     break
                 await self._handle(received.get("text") if "text" in received else received.get("bytes"))
                 if self._refused >= FLOOD_CLOSE:
-                    await self.websocket.close(1008, "too many messages: closed")
                     break
         except WebSocketDisconnect:
             pass
@@ -85,6 +84,9 @@ class Connection:
             self.outbox.put_nowait(None)
             with contextlib.suppress(Exception):
                 await writer
+        if self._refused >= FLOOD_CLOSE:  # closed once its answers are out, so it reads why
+            with contextlib.suppress(Exception):
+                await self.websocket.close(1008, "too many messages: closed")
 
     async def _write(self) -> None:
         while (message := await self.outbox.get()) is not None:
