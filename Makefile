@@ -26,7 +26,11 @@ typecheck: $(STAMP)
 chromium:
 	command -v chromium || (apt-get update && apt-get install -y chromium)
 
-unit: $(STAMP) chromium
+# axe-core (the accessibility scan in the browser tests) comes from npm, pinned by package-lock.json.
+node_modules/axe-core/axe.min.js:
+	npm ci --no-audit --no-fund
+
+unit: $(STAMP) chromium node_modules/axe-core/axe.min.js
 	$(BIN)/pytest -q
 
 test: lint typecheck unit

@@ -116,7 +116,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
     uvicorn.run(
-        create_app(args.db), host=args.host, port=args.port, log_level="warning",
+        create_app(args.db, allow_seeds=args.allow_seeds), host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
     )
     return 0
@@ -167,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=8000, help="port to listen on")
     p.add_argument("--db", default="sqlite:///okgin.db", help="SQLAlchemy URL of the game store")
+    p.add_argument("--allow-seeds", action="store_true",
+                   help="honour a client's seed (for tests: lets a page choose its deals)")
     p.set_defaults(run=_cmd_serve)
     return parser
 

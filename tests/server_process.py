@@ -21,8 +21,9 @@ def free_port() -> int:
 class ServerProcess:
     """`okgin serve` in a child process, storing games in a SQLite file."""
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
+    def __init__(self, db: Path, port: int | None = None, allow_seeds: bool = False) -> None:
         self.db = db
+        self.allow_seeds = allow_seeds
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -36,7 +37,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "okgin.cli", "serve", "--port", str(self.port),
-                   "--db", f"sqlite:///{self.db}"]
+                   "--db", f"sqlite:///{self.db}"] + (["--allow-seeds"] if self.allow_seeds else [])
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

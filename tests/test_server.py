@@ -18,7 +18,7 @@ SHORT = {"preset": "oklahoma", "target": 40}
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "games.db").start()
+    process = ServerProcess(tmp_path / "games.db", allow_seeds=True).start()
     yield process
     process.stop()
 

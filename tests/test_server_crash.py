@@ -67,7 +67,7 @@ def assert_all_acknowledged_stored(db: Path, tracked: Tracked) -> None:
 
 def test_acknowledged_actions_survive_sigkill(tmp_path: Path) -> None:
     rng = random.Random(2024)
-    server = ServerProcess(tmp_path / "crash.db").start()
+    server = ServerProcess(tmp_path / "crash.db", allow_seeds=True).start()
     games = [Tracked() for _ in range(GAMES)]
     try:
         for _ in range(ROUNDS):

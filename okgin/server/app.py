@@ -22,8 +22,11 @@ from okgin.server.sockets import game_socket
 from okgin.server.storage import DEFAULT_URL, Store
 
 
-def create_app(db_url: str = DEFAULT_URL) -> Starlette:
-    """The web game, storing games at ``db_url`` (any SQLAlchemy URL)."""
+def create_app(db_url: str = DEFAULT_URL, allow_seeds: bool = False) -> Starlette:
+    """The web game, storing games at ``db_url`` (any SQLAlchemy URL).
+
+    ``allow_seeds`` honours a client's ``seed`` (tests only: a seed lets a client know the deals).
+    """
     store = Store(db_url)
     games = Games(store)
 
@@ -44,4 +47,5 @@ def create_app(db_url: str = DEFAULT_URL) -> Starlette:
     ])
     app.state.store = store
     app.state.games = games
+    app.state.allow_seeds = allow_seeds
     return app

@@ -92,6 +92,7 @@ class Game:
             "levels": list(self.levels), "rules": self.match.rules.to_json(),
             "hand_number": len(self.match.hands), "event": event,
             "view": view_json(view), "totals": list(self.match.totals),
+            "won": list(self.match.won),  # what counts toward the target (penalties do not)
             "sheet": sheet_json(self.match.hands),
             "final": final_json(self.match.final, self.match.rules) if self.match.final else None,
             "coach": advice_json(advice(view, self.names)) if watcher.coach else None,

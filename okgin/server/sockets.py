@@ -84,7 +84,8 @@ class Connection:
             return
         if kind == "new":
             rules = Rules.from_json(message.data.get("rules", "oklahoma"))
-            game = self.games.new(rules, opponents_field(message), seed_field(message))
+            seed = seed_field(message) if self.websocket.app.state.allow_seeds else None
+            game = self.games.new(rules, opponents_field(message), seed)
             self._watch(game)
             return
         if kind == "join":

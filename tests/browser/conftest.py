@@ -34,7 +34,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "games.db").start()
+    process = ServerProcess(tmp_path / "games.db", allow_seeds=True).start()
     yield process
     process.stop()
 
