@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit chromium bench clean
+.PHONY: play test lint typecheck unit chromium bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_bots.py
 	$(BIN)/python bench/bench_load.py --games 200 --think 1.0
 	$(BIN)/python bench/bench_game_memory.py --games 20
+
+# The README's screenshots, as the last `make test` took them (artifacts/).
+screenshots:
+	cp artifacts/desktop-table.png docs/screenshot.png
+	cp artifacts/phone-375x740.png docs/screenshot-phone.png
+	cp artifacts/phone-360x640.png docs/screenshot-phone-small.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -57,6 +57,6 @@ def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
     assert not errors, errors
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)

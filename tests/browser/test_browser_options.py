@@ -25,7 +25,7 @@ def test_coach_shows_tips_and_what_each_discard_leaves(page: Page) -> None:
     expect(page.locator("#coach")).to_be_visible()
     expect(page.locator("#coach")).to_contain_text("Coach")
     for _ in range(20):
-        if page.evaluate("document.body.dataset.phase") == "discard" and wait_my_move(page) == "you":
+        if wait_my_move(page) == "you" and page.evaluate("document.body.dataset.phase") == "discard":
             break
         mouse_turn(page)
     expect(page.locator("#coach .leaves li").first).to_contain_text("deadwood left")

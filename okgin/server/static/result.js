@@ -109,8 +109,14 @@ const Result = (() => {
       `<thead><tr><td></td>${state.names.map((_, s) => `<th scope="col">${name(s)}</th>`).join("")}</tr></thead><tbody>` +
       row("Points from hands", "points") + row("Hands won", "hands_won") + row("Hand bonuses", "hand_bonus") +
       row("Game bonus", "game_bonus") + row("Shutout", "shutout_bonus") + row("Boxes", "box_bonus") +
-      row("Final score", "score") + `</tbody></table>`;
+      row("Final score", "score") + wonRow(state) + `</tbody></table>`;
     return div;
+  }
+
+  // With penalty scoring the target counts points won, not the running total: say so.
+  function wonRow(state) {
+    if (!state.won || state.won.every((w, s) => w === state.totals[s])) return "";
+    return `<tr><th scope="row">Won toward the target (${state.view.target})</th>${state.won.map((w) => `<td>${w}</td>`).join("")}</tr>`;
   }
 
   // Fill the result dialog; returns the sentence to announce.
@@ -123,9 +129,9 @@ const Result = (() => {
     head.className = "outcome";
     head.textContent = outcomeText(r, r.outcome === "void" ? 0 : r.points[r.winner]);
     body.append(head);
+    if (state.final) body.append(finalTable(state)); // the game's end first, then its last hand
     if (r.outcome !== "void") r.shown.forEach((_, seat) => body.append(seatSection(r, seat)));
     body.append(working(state, r), totals(state));
-    if (state.final) body.append(finalTable(state));
     return head.textContent + " " + r.working.filter(Boolean).join(" ");
   }
   return { render, title };
