@@ -116,7 +116,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {args.db})", flush=True)
     uvicorn.run(
-        create_app(args.db, allow_seeds=args.allow_seeds), host=args.host, port=args.port, log_level="warning",
+        create_app(args.db, allow_seeds=args.allow_seeds), host=args.host, port=args.port,
+        log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
     )
     return 0

@@ -24,9 +24,9 @@ def how_to_play(rules: Rules) -> list[tuple[str, str]]:
     if rules.spade_double:
         parts.append(("Spades double", "If the first upcard is a spade, everything scored in that "
                       "hand counts double."))
+    lay = "lays" if rules.players == 2 else "lay"  # "your opponent lays", "the other players lay"
     parts.append(("Knocking", f"With deadwood at or under the knock limit you may knock as you "
-                  f"discard. {opponents.capitalize()} then {'lays' if rules.players == 2 else 'lay'} off any cards "
-                  "they can on your melds, "
+                  f"discard. {opponents.capitalize()} then {lay} off any cards they can on your melds, "
                   "and the deadwood is compared. " + _knock_score(rules)))
     gin = f"All {each} cards in melds after discarding. You score {rules.gin_bonus} plus "
     gin += ("the others' deadwood" if rules.scoring == "difference"

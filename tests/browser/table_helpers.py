@@ -86,5 +86,6 @@ def axe(page: Page, screen: str) -> None:
         page.add_script_tag(path=str(AXE))
     found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']}))
         .violations.filter(v => ['serious', 'critical'].includes(v.impact))
-        .map(v => v.id + ': ' + v.help + ' @ ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))""")
+        .map(v => v.id + ': ' + v.help + ' @ '
+             + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))""")
     assert not found, f"{screen}: {found}"

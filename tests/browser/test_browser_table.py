@@ -3,6 +3,7 @@ screens, the House rules panel, the layout at three sizes, keyboard and screen r
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from browser_play import keyboard_turn, mouse_turn, moved, wait_my_move
@@ -21,7 +22,8 @@ def test_a_whole_game_by_keyboard_alone(browser: Browser, server: ServerProcess)
         restart_with_rules(page, preset="oklahoma-big-gin", target=40)
         page.keyboard.press("Tab")  # into the page; from here on only keys
         games = page.evaluate("Okgin.state().game")
-        expect(page.locator("#live")).to_contain_text(re.compile(r"Hand 1: (You deal|Ruby deals)\. The upcard is the"))
+        first_deal = re.compile(r"Hand 1: (You deal|Ruby deals)\. The upcard is the")
+        expect(page.locator("#live")).to_contain_text(first_deal)
         for _ in range(2000):
             turn = keyboard_turn(page)
             assert not page.evaluate(ON_BODY), f"focus fell to <body> after {turn}"
@@ -69,10 +71,13 @@ def test_keys_help_escape_and_knock_keys(page: Page) -> None:
         expect(page.locator("#status")).to_contain_text("cannot knock")
 
 
-def test_default_is_003s_game_and_big_gin_scores_31_plus_deadwood(browser: Browser, server: ServerProcess) -> None:
+def test_default_is_003s_game_and_big_gin_scores_31_plus_deadwood(
+    browser: Browser, server: ServerProcess,
+) -> None:
     with opened(browser, server.url) as page:
         page.click("#open-rules")
-        expect(page.locator("#preset option:checked")).to_have_text("Oklahoma Gin with Big Gin (this site's game)")
+        preset = page.locator("#preset option:checked")
+        expect(preset).to_have_text("Oklahoma Gin with Big Gin (this site's game)")
         page.keyboard.press("Escape")
         seeded_game(page, BIG_GIN_SEED)
         play_planned_hand(page)
@@ -84,7 +89,9 @@ def test_default_is_003s_game_and_big_gin_scores_31_plus_deadwood(browser: Brows
         shot(page, "desktop-big-gin")
 
 
-def test_end_of_hand_tells_melds_deadwood_and_layoffs_apart(browser: Browser, server: ServerProcess) -> None:
+def test_end_of_hand_tells_melds_deadwood_and_layoffs_apart(
+    browser: Browser, server: ServerProcess,
+) -> None:
     with opened(browser, server.url) as page:
         seeded_game(page, KNOCK_SEED)
         wait_my_move(page)  # Ruby took the upcard: it shows face up beside her hand
@@ -104,9 +111,11 @@ def test_end_of_hand_tells_melds_deadwood_and_layoffs_apart(browser: Browser, se
         laid = page.locator("#result-body .card.laid")
         expect(laid).to_have_count(1)
         expect(laid).to_have_attribute("aria-label", "jack of diamonds, laid off by You")
-        expect(page.locator("#result-body .laid-text")).to_have_text("You lay off the jack of diamonds on Ruby's melds.")
-        styles = page.evaluate("""['meld', 'deadwood'].map(k => { const s = getComputedStyle(
-            document.querySelector('#result-body .group.' + k)); return s.borderStyle + s.backgroundColor; })""")
+        expect(page.locator("#result-body .laid-text")).to_have_text(
+            "You lay off the jack of diamonds on Ruby's melds.")
+        styles = page.evaluate("""['meld', 'deadwood'].map(k => {
+            const s = getComputedStyle(document.querySelector('#result-body .group.' + k));
+            return s.borderStyle + s.backgroundColor; })""")
         assert styles[0] != styles[1]
         expect(page.locator("#result-body .working")).to_have_text("Ruby: 55 − 8 = 47")
 
@@ -200,7 +209,9 @@ def test_motion_shows_where_each_card_went(browser: Browser, server: ServerProce
         assert page.evaluate("Settings.options.sound") is False  # sound is off until chosen
 
 
-def test_instant_still_shows_moves_and_the_system_setting_reduces_motion(browser: Browser, server: ServerProcess) -> None:
+def test_instant_still_shows_moves_and_the_system_setting_reduces_motion(
+    browser: Browser, server: ServerProcess,
+) -> None:
     with opened(browser, server.url, reduce=False, speed="instant") as page:
         wait_my_move(page)
         assert page.evaluate("Motion.log.every(f => f.ms === 160)")
@@ -232,7 +243,7 @@ def test_layout_desktop_and_phones(browser: Browser, server: ServerProcess) -> N
         _to_a_discard(page)
         boxes = [b for b in (c.bounding_box() for c in page.locator("#hand .card").all()) if b]
         assert len(boxes) == 11 and all(b["width"] >= 80 for b in boxes)
-        assert all(a["x"] + a["width"] <= b["x"] + 0.5 for a, b in zip(boxes, boxes[1:], strict=False))
+        assert all(a["x"] + a["width"] <= b["x"] + 0.5 for a, b in itertools.pairwise(boxes))
         _assert_above_the_fold(page, 800)
         shot(page, "desktop-table", full_page=False)
         axe(page, "table")
