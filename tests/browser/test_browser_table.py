@@ -39,7 +39,8 @@ def test_a_whole_game_by_keyboard_alone(browser: Browser, server: ServerProcess)
             raise AssertionError("the game did not end")
         expect(page.locator("#result-title")).to_have_text("Game over")
         expect(page.locator("#final")).to_contain_text("Final score")
-        assert "Passs" not in page.locator("#live").inner_text()
+        words = page.evaluate("[Words.says(1, 'pass'), Words.says(0, 'pass'), Words.says(1, 'go', 'gin')]")
+        assert words == ["Ruby passes", "You pass", "Ruby goes gin"]
         assert page.evaluate("document.activeElement.textContent") == "Rematch"
         page.keyboard.press("Enter")  # a rematch: same rules and opponents, a new game
         page.wait_for_function(f"Okgin.state().game !== '{games}' && Okgin.state().hand_number === 1")
