@@ -10,6 +10,7 @@ under 100 ms); the intervals inside bursts are the frame times while something m
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -19,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "browser"))
 
-from browser_play import mouse_turn  # noqa: E402
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-from server_process import ServerProcess  # noqa: E402
+from browser_play import mouse_turn
+from playwright.sync_api import Page, sync_playwright
+from server_process import ServerProcess
 
 CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline.frame"]
 FRAME = 1000 / 60
@@ -33,7 +34,7 @@ def frame_intervals(trace: bytes) -> list[float]:
     events = json.loads(trace)
     events = events["traceEvents"] if isinstance(events, dict) else events
     times = sorted(e["ts"] / 1000 for e in events if e.get("name") == "DrawFrame")
-    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
     return [gap for gap in gaps if gap < 100]
 
 

@@ -78,7 +78,8 @@
     state = message;
     Words.use(state);
     const view = state.view;
-    view.hand = view.hand || [];
+    view.hand = view.hand || []; // a spectator has no hand and no moves
+    view.legal = view.legal || [];
     if (fresh) { order = []; lifted = null; resultShown = null; ginChoice = false; }
     document.body.dataset.turn = "others";
     document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);

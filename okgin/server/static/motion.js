@@ -55,6 +55,14 @@ const Motion = (() => {
     knock: [[160, 0, .09, "sine"], [160, .14, .09, "sine"]],
     gin: [[523, 0, .12, "triangle"], [659, .1, .12, "triangle"], [784, .2, .2, "triangle"]],
   };
+  // Browsers start audio only from a person's gesture: open (or wake) it on a click or a key.
+  function unlock() {
+    if (!Settings.options.sound || !window.AudioContext) return;
+    audio = audio || new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+  }
+  document.addEventListener("pointerdown", unlock);
+  document.addEventListener("keydown", unlock);
   function sound(name) {
     if (!Settings.options.sound || !TUNES[name] || !window.AudioContext) return;
     audio = audio || new AudioContext();
