@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from browser_play import keyboard_turn, mouse_turn, moved, wait_my_move
+from browser_play import discard_choice, keyboard_turn, mouse_turn, moved, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from scripted_client import assert_fair
@@ -194,7 +194,7 @@ def test_touch_tap_lifts_then_discards_on_a_phone(browser: Browser, server: Serv
         before = page.evaluate("document.body.dataset.seq")
         page.tap("#stock") if phase == "draw" else page.tap("#actions button:text-is('Pass')")
         moved(page, before)
-    card = page.eval_on_selector("#hand .card:not(.taken)", "e => e.dataset.card")
+    card = discard_choice(page)
     page.tap(f'#hand .card[data-card="{card}"]', position={"x": 6, "y": 12})
     expect(page.locator(f'#hand .card[data-card="{card}"]')).to_have_class(re.compile("lifted"))
     expect(page.locator("#actions button.primary").first).to_contain_text("Discard the")
