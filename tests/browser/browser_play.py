@@ -78,6 +78,13 @@ def keyboard_turn(page: Page) -> str:
     return phase
 
 
+def next_hand(page: Page, tap: bool = False) -> None:
+    """Press "Next hand" and wait for the deal (the page says "hand-over" until it arrives)."""
+    button = "#result-buttons button:text-is('Next hand')"
+    page.tap(button) if tap else page.click(button)
+    page.wait_for_function("document.body.dataset.turn !== 'hand-over'", timeout=WAIT)
+
+
 def moved(page: Page, before: str) -> None:
     """Wait until the page has shown a new state (or it is no longer the person's move)."""
     changed = f"document.body.dataset.seq !== '{before}' || document.body.dataset.turn !== 'you'"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from browser_play import POINTS, moved, wait_my_move
+from conftest import new_context
 from playwright.sync_api import Browser, Page
 
 AXE = Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -18,8 +19,8 @@ AXE = Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 def opened(browser: Browser, url: str, width: int = 1280, height: int = 800, reduce: bool = True,
            **options: Any) -> Iterator[Page]:
     """A page at ``width``×``height`` with these options (instant opponents unless told)."""
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  reduced_motion="reduce" if reduce else "no-preference")
+    context = new_context(browser, viewport={"width": width, "height": height},
+                          reduced_motion="reduce" if reduce else "no-preference")
     chosen = {"speed": "instant", "levels": ["normal"], **options}
     context.add_init_script(f"localStorage.setItem('okgin.options', {json.dumps(json.dumps(chosen))})")
     page = context.new_page()

@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
-from browser_play import discard_choice, keyboard_turn, mouse_turn, moved, wait_my_move
-from conftest import shot
+from browser_play import discard_choice, keyboard_turn, mouse_turn, moved, next_hand, wait_my_move
+from conftest import new_context, shot
 from playwright.sync_api import Browser, Page, expect
 from scripted_client import assert_fair
 from server_process import ServerProcess
@@ -50,7 +50,7 @@ def test_a_full_game_to_the_end_by_mouse(page: Page, server: ServerProcess) -> N
             hands += 1
             if hands == 1:
                 shot(page, "desktop-end-of-hand")
-            page.click("#result-buttons button:text-is('Next hand')")
+            next_hand(page)
         elif done == "over":
             break
     else:
@@ -113,7 +113,7 @@ def test_reload_in_the_middle_of_a_hand_resumes_it(page: Page) -> None:
 
 
 def test_no_websocket_frame_shows_a_hidden_card(browser: Browser, server: ServerProcess) -> None:
-    context = browser.new_context(viewport={"width": 375, "height": 812})
+    context = new_context(browser, viewport={"width": 375, "height": 812})
     context.add_init_script("localStorage.setItem('okgin.options', JSON.stringify("
                             + json.dumps({"speed": "instant", "levels": ["hard"], "coach": True}) + "))")
     page = context.new_page()
@@ -178,7 +178,7 @@ def test_history_lists_finished_games_with_their_records(page: Page, server: Ser
 
 
 def test_touch_tap_lifts_then_discards_on_a_phone(browser: Browser, server: ServerProcess) -> None:
-    context = browser.new_context(viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True)
+    context = new_context(browser, viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True)
     context.add_init_script("localStorage.setItem('okgin.options', '{\"speed\": \"instant\"}')")
     page = context.new_page()
     page.goto(server.url)
@@ -186,7 +186,7 @@ def test_touch_tap_lifts_then_discards_on_a_phone(browser: Browser, server: Serv
     for _ in range(30):
         turn = wait_my_move(page)
         if turn == "hand-over":
-            page.tap("#result-buttons button:text-is('Next hand')")
+            next_hand(page, tap=True)
             continue
         phase = page.evaluate("document.body.dataset.phase")
         if phase == "discard":

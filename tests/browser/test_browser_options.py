@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from browser_play import discard_choice, mouse_turn, wait_my_move
-from conftest import ARGS, shot  # noqa: F401
+from browser_play import discard_choice, mouse_turn, next_hand, wait_my_move
+from conftest import ARGS, new_context, shot  # noqa: F401
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from test_browser_game import set_house_rule, start_new_game
@@ -27,7 +27,7 @@ def test_coach_shows_tips_and_what_each_discard_leaves(page: Page) -> None:
     for _ in range(40):
         turn = wait_my_move(page)
         if turn == "hand-over":  # Ruby may end a hand before our first discard
-            page.click("#result-buttons button:text-is('Next hand')")
+            next_hand(page)
             continue
         if turn == "you" and page.evaluate("document.body.dataset.phase") == "discard":
             break
@@ -57,7 +57,7 @@ def test_four_colour_deck_and_large_cards(page: Page) -> None:
 
 
 def test_reduce_motion_follows_the_browser_and_the_option(browser: Browser, server: ServerProcess) -> None:
-    context = browser.new_context(reduced_motion="reduce")
+    context = new_context(browser, reduced_motion="reduce")
     page = context.new_page()
     page.goto(server.url)
     page.wait_for_selector("#hand .card")
@@ -71,7 +71,7 @@ def test_reduce_motion_follows_the_browser_and_the_option(browser: Browser, serv
 def _seconds_to_my_move(page: Page) -> float:
     for _ in range(60):  # get to a discard, then time how long the opponent's turn is shown
         if wait_my_move(page) == "hand-over":
-            page.click("#result-buttons button:text-is('Next hand')")
+            next_hand(page)
             continue
         if page.evaluate("document.body.dataset.phase") == "discard" and not page.locator(
                 "#actions button", has_text="Knock").count() and not page.locator(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from browser_play import keyboard_turn, mouse_turn, moved, wait_my_move
+from browser_play import keyboard_turn, mouse_turn, moved, next_hand, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
@@ -166,7 +166,7 @@ def test_three_players_see_their_progress_to_the_target(browser: Browser, server
                     assert texts == [f"{w} of 30 toward the target" for w in won]
                 if turn == "over":
                     break
-                page.click("#result-buttons button:text-is('Next hand')")
+                next_hand(page)
         else:
             raise AssertionError("the game did not end")
         assert seen, "penalty scoring never made the progress differ from the totals"
@@ -225,7 +225,7 @@ def _to_a_discard(page: Page) -> None:
     for _ in range(40):
         turn = wait_my_move(page)
         if turn == "hand-over":
-            page.click("#result-buttons button:text-is('Next hand')")
+            next_hand(page)
             continue
         if page.evaluate("document.body.dataset.phase") == "discard":
             return
