@@ -50,7 +50,8 @@ def play(page: Page, moves: int) -> None:
 def measure(url: str, moves: int) -> list[float]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        context = browser.new_context(viewport={"width": 375, "height": 740}, reduced_motion="no-preference")
+        context = browser.new_context(viewport={"width": 375, "height": 740}, reduced_motion="no-preference",
+                                      bypass_csp=True)  # evaluate() strings are eval()s
         context.add_init_script("localStorage.setItem('okgin.options', JSON.stringify("
                                 "{speed: 'normal', levels: ['normal'], reduceMotion: false}))")
         page = context.new_page()
@@ -67,9 +68,11 @@ def report(intervals: list[float]) -> str:
     ordered = sorted(intervals)
     p95 = ordered[int(0.95 * (len(ordered) - 1))]
     over = sum(1 for i in intervals if i > FRAME) / len(intervals)
+    late = sum(1 for i in intervals if i > FRAME + 1) / len(intervals)  # beyond the clock's jitter
     missed = sum(1 for i in intervals if i > 1.5 * FRAME) / len(intervals)
     return (f"frames {len(intervals)}  median {statistics.median(intervals):.1f} ms  p95 {p95:.1f} ms  "
-            f"over 16.7 ms {100 * over:.1f}%  over 25 ms (a missed frame) {100 * missed:.1f}%")
+            f"over 16.7 ms {100 * over:.1f}%  over 17.7 ms {100 * late:.1f}%  "
+            f"over 25 ms (a missed frame) {100 * missed:.1f}%")
 
 
 def main() -> None:
