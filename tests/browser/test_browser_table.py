@@ -6,11 +6,11 @@ from __future__ import annotations
 import itertools
 import re
 
-from browser_play import keyboard_turn, mouse_turn, moved, next_hand, wait_my_move
+from browser_play import keyboard_turn, mouse_turn, next_hand, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
-from table_helpers import axe, opened, play_planned_hand, restart_with_rules, seeded_game
+from table_helpers import axe, opened, planned_turn, play_planned_hand, restart_with_rules, seeded_game
 
 BIG_GIN_SEED = 1577  # with the plan: you go Big Gin on your fifth draw, Ruby holds 31 deadwood
 KNOCK_SEED = 19  # Ruby takes the upcard, then knocks; you lay off the jack of diamonds
@@ -55,10 +55,7 @@ def test_keys_help_escape_and_knock_keys(page: Page) -> None:
     expect(page.locator("#keys")).to_contain_text("Go gin")
     page.keyboard.press("Escape")
     expect(page.locator("#keys")).to_be_hidden()
-    for _ in range(40):  # to a discard turn
-        if wait_my_move(page) == "you" and page.evaluate("document.body.dataset.phase") == "discard":
-            break
-        mouse_turn(page)
+    _to_a_discard(page)
     card = page.locator("#hand .card").first
     card.focus()
     page.keyboard.press("Enter")
@@ -122,7 +119,8 @@ def test_end_of_hand_tells_melds_deadwood_and_layoffs_apart(
 
 
 def test_a_bad_house_rule_is_refused_beside_its_field(page: Page) -> None:
-    mouse_turn(page)
+    seeded_game(page, BIG_GIN_SEED)  # a long hand: the game is in progress throughout
+    planned_turn(page)
     wait_my_move(page)
     game, hand = page.evaluate("[Okgin.state().game, Okgin.state().view.hand]")
     page.click("#open-rules")
@@ -179,34 +177,36 @@ def test_three_players_see_their_progress_to_the_target(browser: Browser, server
 
 def test_motion_shows_where_each_card_went(browser: Browser, server: ServerProcess) -> None:
     with opened(browser, server.url, reduce=False, speed="fast") as page:
+        page.evaluate("Motion.log.length = 0")
+        seeded_game(page, BIG_GIN_SEED)  # you pass, Ruby takes the upcard and throws the jack of clubs
         wait_my_move(page)
         log = page.evaluate("Motion.log")
         kinds = [f["what"] for f in log]
-        assert kinds.count("deal") == 20 and kinds[20:22] == ["upcard", "limit"], kinds
+        assert kinds.count("deal") == 20 and kinds[-2:] == ["upcard", "limit"], kinds
         assert all(f["ms"] == 260 for f in log)
-        for _ in range(30):  # a draw from the stock flies face down into the hand
-            if wait_my_move(page) == "you" and page.evaluate("document.body.dataset.phase") == "draw":
-                break
-            mouse_turn(page)
         page.evaluate("Motion.log.length = 0")
-        before = page.evaluate("document.body.dataset.seq")
-        page.click("#stock")
-        moved(page, before)
-        draw = page.evaluate("Motion.log[0]")
-        assert draw == {"what": "draw", "card": None, "from": "stock", "to": "hand", "ms": 260}
-        mouse_turn(page)  # the discard, then Ruby's moves, each shown leaving her hand
+        planned_turn(page)  # pass
+        wait_my_move(page)
+        moves = page.evaluate("Motion.log.map(f => [f.what, f.card, f.from, f.to])")
+        assert moves == [["take", "7C", "discard", "seat 1"], ["discard", "JC", "seat 1", "discard"]], moves
+        page.evaluate("Motion.log.length = 0")
+        planned_turn(page)  # a draw flies face down from the stock into the hand
+        assert page.evaluate("Motion.log[0]") == {"what": "draw", "card": None, "from": "stock", "to": "hand",
+                                                  "ms": 260}
+        planned_turn(page)  # the discard leaves the hand; Ruby draws and discards
         wait_my_move(page)
         moves = page.evaluate("Motion.log.map(f => [f.what, f.from, f.to])")
-        assert ["discard", "hand", "discard"] in moves or ["knock", "hand", "discard"] in moves, moves
-        assert any(f == "seat 1" for move in moves for f in move[1:]), moves
+        assert moves[1:] == [["discard", "hand", "discard"], ["draw", "stock", "seat 1"],
+                             ["discard", "seat 1", "discard"]], moves
         page.click("#open-options")
         page.locator('#options-form [name="speed"]').select_option("instant")
         page.locator('#options-form [name="reduceMotion"]').set_checked(True)
         page.click("#options-close")
         page.evaluate("Motion.log.length = 0")
-        mouse_turn(page)
+        planned_turn(page)
+        planned_turn(page)
         wait_my_move(page)
-        assert page.evaluate("Motion.log.every(f => f.ms <= 1)"), page.evaluate("Motion.log")
+        assert page.evaluate("Motion.log.length >= 4 && Motion.log.every(f => f.ms <= 1)")
         assert page.evaluate("Settings.options.sound") is False  # sound is off until chosen
 
 
@@ -263,6 +263,8 @@ def test_layout_desktop_and_phones(browser: Browser, server: ServerProcess) -> N
 
 def test_axe_on_the_panels_and_pages(browser: Browser, server: ServerProcess) -> None:
     with opened(browser, server.url) as page:
+        seeded_game(page, BIG_GIN_SEED)  # a long hand: no result dialog comes up meanwhile
+        wait_my_move(page)
         for opener, dialog in (("#open-options", "#options"), ("#open-rules", "#rules"),
                                ("#open-keys", "#keys"), ("#pile-open", "#pile")):
             page.click(opener)

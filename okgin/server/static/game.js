@@ -151,7 +151,9 @@
       if (v.phase === "offer") return "Your turn: take the upcard (D) or pass (S).";
       if (v.phase === "draw") return "Your turn: draw from the stock (S) or take the discard (D).";
       if (v.phase === "last-chance") return "Last chance: take the discard to knock (D), or pass (S).";
-      return "Your turn: discard a card (Enter twice), or knock (K).";
+      const end = can("big-gin") ? ", or go Big Gin (G)" : ginCards().length ? ", or go gin (G)"
+        : knockCard() ? ", or knock (K)" : "";
+      return `Your turn: discard a card (Enter twice)${end}.`;
     }
     return `${name(v.to_act)} ${v.to_act === v.seat ? "are" : "is"} playing…`;
   }
