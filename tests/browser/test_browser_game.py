@@ -145,6 +145,7 @@ def hand_order(page: Page) -> list[str]:
 
 def test_sort_and_move_cards_by_drag_and_by_keyboard(page: Page) -> None:
     rank = "A23456789TJQK"
+    wait_my_move(page)  # nothing redraws the hand mid-drag: the deal has landed, Ruby waits
     page.click("#sort-rank")
     order = hand_order(page)
     assert [rank.index(c[0]) for c in order] == sorted(rank.index(c[0]) for c in order)
