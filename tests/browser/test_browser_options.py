@@ -42,6 +42,7 @@ def colour(page: Page, selector: str) -> str:
 
 
 def test_four_colour_deck_and_large_cards(page: Page) -> None:
+    wait_my_move(page)  # the deal has landed and Ruby waits: the hand holds still to be measured
     suit = "D" if page.locator(".card.suit-D").count() else "C"
     selector = f".card.suit-{suit}"
     before = colour(page, selector)
