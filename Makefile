@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit system bench clean
+.PHONY: play test lint typecheck unit system bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,16 +24,21 @@ typecheck: $(STAMP)
 
 # Debian packages the tests need, installed when missing (one `apt-get update` first): Chromium
 # for the browser tests (Playwright drives it, no browser download), PostgreSQL and Redis for
-# the scale-out tests (tests/real_servers.py starts throwaway servers of both).
+# the scale-out tests (tests/real_servers.py starts throwaway servers of both), npm for axe-core.
 system:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; fi
 
-unit: $(STAMP) system
+# axe-core (the accessibility scan in the browser tests) comes from npm, pinned by package-lock.json.
+node_modules/axe-core/axe.min.js: package-lock.json | system
+	npm ci --no-audit --no-fund
+
+unit: $(STAMP) system node_modules/axe-core/axe.min.js
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
@@ -50,6 +55,13 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_game_memory.py --games 20
 	$(BIN)/python bench/bench_flood.py --moves 300
 	$(BIN)/python bench/bench_coach.py --hands 30 --runs 3
+	$(BIN)/python bench/bench_frames.py
+
+# The README's screenshots, as the last `make test` took them (artifacts/).
+screenshots:
+	cp artifacts/desktop-table.png docs/screenshot.png
+	cp artifacts/phone-375x740.png docs/screenshot-phone.png
+	cp artifacts/phone-360x640.png docs/screenshot-phone-small.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -73,7 +73,8 @@ def score_hand(
         if rules.scoring == "difference":
             sheet[winner].append((text, diff))
         else:
-            sheet[seat].append((f"−({text})" if par else f"−{text}", -diff))
+            # Every penalty line reads the same way, "−(deadwood − par) = −points", even after gin.
+            sheet[seat].append((f"−({deadwood[seat]} − {par})", -diff))
     if penalty:
         sheet[knocker].append((f"−{penalty}", -penalty))
     raw = [sum(value for _, value in terms_of_seat) for terms_of_seat in sheet]

@@ -38,7 +38,8 @@ def play_in_terminal(
     write(f"Oklahoma Gin ({rules.preset}), first to {rules.target}. Type help for the moves.")
     while not match.over:
         hand = match.deal_next(rng)
-        write(f"\n{names[hand.dealer]} deal. The upcard is {hand.deal.upcard}: " + _limit(hand))
+        deals = "deal" if hand.dealer == 0 else "deals"  # "You deal", "Ruby deals"
+        write(f"\n{names[hand.dealer]} {deals}. The upcard is {hand.deal.upcard}: " + _limit(hand))
         while not hand.over:
             play_chance(hand, rng)
             seat = hand.to_act

@@ -217,7 +217,7 @@ def test_boxes_undercut_one_gin_two_doubled_on_spades():
 @pytest.mark.parametrize(
     ("preset_name", "ending", "deadwood", "multiplier", "working"),
     [
-        (MULTI, Outcome.GIN, [0, 13, 20], 1, ("25", "−13", "−20")),
+        (MULTI, Outcome.GIN, [0, 13, 20], 1, ("25", "−(13 − 0) = −13", "−(20 − 0) = −20")),
         (MULTI, Outcome.KNOCK, [6, 14, 20], 2, ("10 × 2 = 20", "−(14 − 6) × 2 = −16", "−(20 − 6) × 2 = −28")),
         (MULTI, Outcome.KNOCK, [6, 4, 20], 1, ("−(6 − 4) = −2", "20", "−(20 − 4) = −16")),
         ("oklahoma-reshuffle", Outcome.KNOCK, [6, 4], 1, ("−(6 − 4) − 25 = −27", "25")),

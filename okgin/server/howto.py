@@ -24,8 +24,9 @@ def how_to_play(rules: Rules) -> list[tuple[str, str]]:
     if rules.spade_double:
         parts.append(("Spades double", "If the first upcard is a spade, everything scored in that "
                       "hand counts double."))
+    lay = "lays" if rules.players == 2 else "lay"  # "your opponent lays", "the other players lay"
     parts.append(("Knocking", f"With deadwood at or under the knock limit you may knock as you "
-                  f"discard. {opponents.capitalize()} then lay off any cards they can on your melds, "
+                  f"discard. {opponents.capitalize()} then {lay} off any cards they can on your melds, "
                   "and the deadwood is compared. " + _knock_score(rules)))
     gin = f"All {each} cards in melds after discarding. You score {rules.gin_bonus} plus "
     gin += ("the others' deadwood" if rules.scoring == "difference"
@@ -44,8 +45,9 @@ def how_to_play(rules: Rules) -> list[tuple[str, str]]:
                       f"each box is worth {rules.boxes} at the end of the game."))
     parts.append(("Choosing a card", "Tap a card to lift it, tap it again to discard it, or use the "
                   "button. Press and hold (or drag) a card to move it in your hand."))
-    parts.append(("Keyboard", "← → move through your hand, Enter lifts or discards the card, S stock, "
-                  "D discard pile, H hint, Escape closes a panel."))
+    parts.append(("Keyboard", "← → move through your hand, Enter lifts or discards the card, Escape "
+                  "puts it back, S stock (or pass), D discard pile, K knock, G gin, H hint, ? all the "
+                  "keys. Escape also closes a panel."))
     parts.append(("Just for fun", "Oklahoma Gin is played here for entertainment only: there is no "
                   "wagering, no real money and no prizes of any kind."))
     return parts

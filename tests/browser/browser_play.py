@@ -16,16 +16,15 @@ def wait_my_move(page: Page) -> str:
 
 
 def discard_choice(page: Page) -> str:
-    """The card to throw: the highest unmatched card that may be discarded."""
-    loose = page.eval_on_selector_all("#hand .group:not(.meld) .card:not(.taken)",
-                                      "els => els.map(e => e.dataset.card)")
-    if not loose:
-        loose = page.eval_on_selector_all("#hand .card:not(.taken)", "els => els.map(e => e.dataset.card)")
+    """The card to throw: the highest unmatched card that may be discarded (not one just taken)."""
+    view = page.evaluate("Okgin.state().view")
+    loose = [c for c in view["arrangement"]["unmatched"] if c != view["taken"]]
+    loose = loose or [c for c in view["hand"] if c != view["taken"]]
     return str(max(loose, key=lambda c: (POINTS[c[0]], c)))
 
 
 def ending_button(page: Page) -> str | None:
-    for word in ("Big Gin", "Gin (", "Knock ("):
+    for word in ("Big Gin", "Gin, discarding", "Knock, discarding"):
         button = page.locator("#actions button", has_text=word)
         if button.count():
             return word
@@ -46,11 +45,12 @@ def mouse_turn(page: Page) -> str:
     else:
         word = ending_button(page)
         if word:
-            page.locator("#actions button", has_text=word).click()
+            page.locator("#actions button", has_text=word).first.click()
         else:
             card = discard_choice(page)
-            page.click(f'#hand .card[data-card="{card}"]')
-            page.click(f'#hand .card[data-card="{card}"]')
+            corner = {"x": 6, "y": 12}  # the corner a player taps: cards to the right overlap the rest
+            page.click(f'#hand .card[data-card="{card}"]', position=corner)
+            page.click(f'#hand .card[data-card="{card}"]', position=corner)
             discard_anyway(page)
     moved(page, before)
     return phase
@@ -65,9 +65,10 @@ def keyboard_turn(page: Page) -> str:
     before = page.evaluate("document.body.dataset.seq")
     if phase in ("offer", "last-chance", "draw"):
         page.keyboard.press("s")
-    elif ending_button(page):
-        press_until_focused(page, "e => e.closest('#actions') && /^(Gin|Knock|Big Gin)/.test(e.textContent)")
-        page.keyboard.press("Enter")
+    elif word := ending_button(page):
+        page.keyboard.press("k" if word.startswith("Knock") else "g")
+        if page.evaluate("document.activeElement.classList.contains('gin-choice')"):
+            page.keyboard.press("Enter")  # several discards go gin: the first offered is chosen
     else:
         card = discard_choice(page)
         is_card = f"e => e.dataset.card === '{card}'"

@@ -42,7 +42,7 @@ def new_context(browser: Browser, **options: Any) -> BrowserContext:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "games.db").start()
+    process = ServerProcess(tmp_path / "games.db", allow_seeds=True).start()
     yield process
     process.stop()
 
@@ -65,6 +65,6 @@ def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
     assert not errors, errors
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)

@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from browser_play import keyboard_turn, mouse_turn, moved, next_hand, wait_my_move
+from browser_play import discard_choice, keyboard_turn, mouse_turn, moved, next_hand, wait_my_move
 from conftest import new_context, shot
 from playwright.sync_api import Browser, Page, expect
 from scripted_client import assert_fair
@@ -95,8 +95,8 @@ def test_cards_have_names_in_words(page: Page) -> None:
     labels = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.getAttribute('aria-label'))")
     assert len(labels) >= 10
     assert all(" of " in label for label in labels)
-    backs = page.eval_on_selector_all("#opponents .card", "els => els.map(e => e.getAttribute('aria-label'))")
-    assert backs and set(backs) == {"face-down card"}
+    fans = page.eval_on_selector_all("#opponents .fan", "els => els.map(e => e.getAttribute('aria-label'))")
+    assert fans == ["Ruby's hand: 10 cards"]
     expect(page.locator("#limit")).to_contain_text("Knock limit")
 
 
@@ -145,6 +145,7 @@ def hand_order(page: Page) -> list[str]:
 
 def test_sort_and_move_cards_by_drag_and_by_keyboard(page: Page) -> None:
     rank = "A23456789TJQK"
+    wait_my_move(page)  # nothing redraws the hand mid-drag: the deal has landed, Ruby waits
     page.click("#sort-rank")
     order = hand_order(page)
     assert [rank.index(c[0]) for c in order] == sorted(rank.index(c[0]) for c in order)
@@ -194,11 +195,11 @@ def test_touch_tap_lifts_then_discards_on_a_phone(browser: Browser, server: Serv
         before = page.evaluate("document.body.dataset.seq")
         page.tap("#stock") if phase == "draw" else page.tap("#actions button:text-is('Pass')")
         moved(page, before)
-    card = page.eval_on_selector("#hand .card:not(.taken)", "e => e.dataset.card")
-    page.tap(f'#hand .card[data-card="{card}"]')
+    card = discard_choice(page)
+    page.tap(f'#hand .card[data-card="{card}"]', position={"x": 6, "y": 12})
     expect(page.locator(f'#hand .card[data-card="{card}"]')).to_have_class(re.compile("lifted"))
     expect(page.locator("#actions button.primary").first).to_contain_text("Discard the")
-    page.tap(f'#hand .card[data-card="{card}"]')
+    page.tap(f'#hand .card[data-card="{card}"]', position={"x": 6, "y": 12})
     expect(page.locator(f'#hand .card[data-card="{card}"]')).to_have_count(0)
     expect(page.locator("#live")).to_contain_text(f"You discard the {card_words(card)}")
     context.close()

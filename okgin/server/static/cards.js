@@ -19,9 +19,11 @@ const Cards = (() => {
     el.setAttribute("aria-label", name(code));
     if (tag !== "button") el.setAttribute("role", "img");
     const sym = SUITS[code[1]][1];
-    el.innerHTML = `<span class="corner" aria-hidden="true">${label(code)}<i>${sym}</i></span>` +
-      `<span class="pip" aria-hidden="true">${sym}</span>` +
-      `<span class="corner low" aria-hidden="true">${label(code)}<i>${sym}</i></span>`;
+    // The face is drawn by CSS from data attributes: the card's name is its label, and no
+    // "Q♥" text competes with "queen of hearts" for a screen reader.
+    el.innerHTML = `<span class="corner" aria-hidden="true"></span><span class="pip" aria-hidden="true"></span>` +
+      `<span class="corner low" aria-hidden="true"></span>`;
+    el.querySelectorAll("span").forEach((span) => { span.dataset.rank = label(code); span.dataset.suit = sym; });
     return el;
   }
 

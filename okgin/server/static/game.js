@@ -1,12 +1,12 @@
 // The game page: one WebSocket to the server, which holds the game; this page only shows
-// the seat's view and sends the person's choices.
+// the view of its seat (state.view.seat; null for a spectator) and sends the player's choices.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
   const GAME_KEY = "okgin.game";
-  let socket = null, state = null, lifted = null, order = [], sortMode = "melds";
+  let socket = null, state = null, lifted = null, order = [], sortMode = "melds", ginChoice = false;
   let nextId = 1, focusIndex = 0, queue = [], pumping = false, resultShown = null, lastShown = 0;
-  const pending = new Map();
+  const { name, says } = Words;
 
   // -- connection ------------------------------------------------------------------------
   const TOKEN_KEY = "okgin.token";  // this browser's seat token for its game against the computer
@@ -35,10 +35,10 @@
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
     return message.id;
   }
-  function newGame() {
+  function newGame(rules = Settings.currentRules(), opponents = Settings.options.levels) {
     queue = []; lifted = null; order = []; resultShown = null; sortMode = "melds";
-    $("result").open && $("result").close();
-    send({ type: "new", rules: Settings.currentRules(), opponents: Settings.options.levels });
+    if ($("result").open) $("result").close();
+    send({ type: "new", rules, opponents });
   }
   function receive(message) {
     document.dispatchEvent(new CustomEvent("okgin:message", { detail: message }));
@@ -57,17 +57,17 @@
     }
   }
 
-  // Computer players' moves are shown one at a time, at the chosen speed.
+  // States are shown one at a time: other players' moves at the chosen pace, each card's flight.
   async function pump() {
     if (pumping) return;
     pumping = true;
     while (queue.length) {
       const mover = seatOf(queue[0].event);
-      if (mover !== null && mover !== 0) {
+      if (mover !== null && mover !== queue[0].view.seat) {
         const wait = lastShown + Settings.delay() - performance.now();
         if (wait > 0) await sleep(wait);
       }
-      show(queue.shift());
+      await show(queue.shift());
       lastShown = performance.now();
     }
     pumping = false;
@@ -76,64 +76,99 @@
   // Whose move it is, on <body>, for styles and for the browser tests.
   function markTurn() {
     const v = state.view;
-    const turn = state.final ? "over" : v.result ? "hand-over" : v.to_act === 0 && !queue.length ? "you" : "others";
-    document.body.dataset.turn = turn;
+    const mine = v.seat !== null && v.to_act === v.seat && !queue.length;
+    document.body.dataset.turn = state.final ? "over" : v.result ? "hand-over" : mine ? "you" : "others";
     document.body.dataset.phase = v.phase;
   }
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
   const seatOf = (event) => (event && /^\d/.test(event) ? Number(event.split(" ")[0]) : null);
 
   // -- showing the state ----------------------------------------------------------------
-  function show(message) {
+  async function show(message) {
+    const before = state;
     const fresh = !state || state.game !== message.game || state.hand_number !== message.hand_number;
+    const places = where();
     state = message;
+    Words.use(state);
     const view = state.view;
-    if (fresh) { order = []; lifted = null; resultShown = null; }
+    view.hand = view.hand || []; // a spectator has no hand and no moves
+    view.legal = view.legal || [];
+    if (fresh) { order = []; lifted = null; resultShown = null; ginChoice = false; }
     document.body.dataset.turn = "others";
     document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
+    document.body.classList.toggle("spectator", view.seat === null);
     syncOrder(view.hand);
     if (lifted && !view.hand.includes(lifted)) lifted = null;
-    if (message.event) announce(describe(message.event));
+    const hadFocus = focusInTable();
     $("table").setAttribute("aria-busy", "false");
-    drawScores(); drawOpponents(); drawMiddle(); drawHand(); drawActions(); drawSheet();
-    $("status").textContent = statusText();
-    $("tagline").textContent = `You against ${state.names.slice(1).join(" and ")} — ` +
-      `the up-card sets the knock limit — first to ${view.target}`;
-    $("howto-link").href = `/how-to-play?game=${encodeURIComponent(state.game)}`;
+    drawAll();
+    keepFocus(hadFocus);
+    if (fresh) announce(dealText());
+    else if (message.event) announce(describe(message.event, before));
+    document.dispatchEvent(new CustomEvent("okgin:state", { detail: state }));
+    await animate(message.event, fresh, places, before);
     if (view.result && resultShown !== state.hand_number) showResult();
     if (!view.result && $("result").open) $("result").close();
-    document.dispatchEvent(new CustomEvent("okgin:state", { detail: state }));
   }
-  const name = (seat) => state.names[seat];
-  function describe(event) {
-    if (event === "deal") return `Hand ${state.hand_number} is dealt. The knock limit is ${limitText()}.`;
-    const [seatText, verb, card] = event.split(" ");
-    const who = name(Number(seatText));
-    const you = seatText === "0";
-    const s = (word) => (you ? word : word + "s");
-    if (verb === "draw") return `${who} ${s("draw")} from the stock.`;
-    if (verb === "take") return `${who} ${s("take")} the ${Cards.name(state.view.picked[Number(seatText)].at(-1) || "AS")}.`;
-    if (verb === "pass") return `${who} ${s("pass")}.`;
-    if (verb === "discard") return `${who} ${s("discard")} the ${Cards.name(card)}.`;
-    if (verb === "knock") return `${who} ${you ? "knock" : "knocks"}.`;
-    if (verb === "big-gin") return `${who} ${you ? "go" : "goes"} Big Gin!`;
-    return event;
-  }
-  function limitText() {
+  function drawAll() {
     const v = state.view;
-    return v.knock_limit === 0 ? "gin only" : String(v.knock_limit);
+    drawScores(); drawOpponents(); drawMiddle(); drawHand(); drawActions(); drawSheet();
+    $("status").textContent = statusText();
+    const others = state.names.map((_, s) => s).filter((s) => s !== v.seat).map(name);
+    $("tagline").textContent = `${v.seat === null ? others.join(", ") : "You against " + others.join(" and ")} — ` +
+      `the upcard sets the knock limit — first to ${v.target}`;
+    $("howto-link").href = `/how-to-play?game=${encodeURIComponent(state.game)}`;
+  }
+  function dealText() {
+    const v = state.view;
+    const spade = v.multiplier === 2 ? " It is a spade: this hand counts double." : "";
+    return `Hand ${state.hand_number}: ${says(v.dealer, "deal")}. The upcard is the ${Cards.name(v.upcard)}: ` +
+      `the knock limit is ${Words.limit(v.knock_limit)}.${spade} ${statusText()}`;
+  }
+  // Who took what: the pile replayed from the history, so taken cards are known by seat.
+  function pileStory() {
+    const v = state.view;
+    const pile = [{ card: v.upcard, by: null }];
+    const held = new Map(); // card -> seat that took it from the pile and still holds it
+    for (const entry of v.history) {
+      const [seatText, verb, card] = entry.split(" ");
+      const seat = Number(seatText);
+      if (verb === "take" && pile.length) held.set(pile.pop().card, seat);
+      else if (verb === "discard" || verb === "knock") { pile.push({ card, by: seat }); held.delete(card); }
+      else if (entry === "reshuffle") pile.splice(0, pile.length - 1);
+    }
+    return { pile, held };
+  }
+  function describe(event, before) {
+    if (event === "deal") return dealText();
+    if (event === "reshuffle") return "The discard pile is shuffled into a new stock.";
+    const [seatText, verb, card] = event.split(" ");
+    const seat = Number(seatText);
+    if (verb === "draw") return says(seat, "draw", "from the stock.");
+    if (verb === "take") {
+      const top = before && before.view.discards.at(-1);
+      return says(seat, "take", top ? `the ${Cards.name(top)}.` : "the discard.");
+    }
+    if (verb === "pass") return says(seat, "pass") + ".";
+    if (verb === "discard") return says(seat, "discard", `the ${Cards.name(card)}.`);
+    if (verb === "knock") return says(seat, "knock", `and ${Words.verb(seat, "discard")} the ${Cards.name(card)}.`);
+    if (verb === "big-gin") return says(seat, "go", "Big Gin!");
+    return event;
   }
   function statusText() {
     const v = state.view;
-    if (state.final) return `${name(state.final.winner)} ${state.final.winner === 0 ? "win" : "wins"} the game!`;
+    if (state.final) return `${says(state.final.winner, "win")} the game!`;
     if (v.result) return "The hand is over.";
-    if (v.to_act === 0) {
-      if (v.phase === "offer") return "Your turn: take the upcard or pass.";
-      if (v.phase === "draw") return "Your turn: draw from the stock or take the discard.";
-      if (v.phase === "last-chance") return "Last chance: take the discard to knock, or pass.";
-      return "Your turn: discard a card (tap it twice), or knock.";
+    if (v.seat !== null && v.to_act === v.seat) {
+      if (ginChoice) return "Go gin: choose the card to discard (← →, Enter), or Escape.";
+      if (v.phase === "offer") return "Your turn: take the upcard (D) or pass (S).";
+      if (v.phase === "draw") return "Your turn: draw from the stock (S) or take the discard (D).";
+      if (v.phase === "last-chance") return "Last chance: take the discard to knock (D), or pass (S).";
+      const end = can("big-gin") ? ", or go Big Gin (G)" : ginCards().length ? ", or go gin (G)"
+        : knockCard() ? ", or knock (K)" : "";
+      return `Your turn: discard a card (Enter twice)${end}.`;
     }
-    return `${name(v.to_act)} is playing…`;
+    return `${name(v.to_act)} ${v.to_act === v.seat ? "are" : "is"} playing…`;
   }
   function announce(text, polite = false) {
     const p = document.createElement("p");
@@ -144,40 +179,85 @@
   }
   function setStatus(text) { $("status").textContent = text; }
 
+  // -- focus: never left on <body> after a redraw ----------------------------------------
+  function focusInTable() {
+    const a = document.activeElement;
+    return !a || a === document.body || !!a.closest("#table");
+  }
+  function keepFocus(hadFocus) {
+    const a = document.activeElement;
+    if (!hadFocus || document.querySelector("dialog[open]")) return;
+    if (a && a !== document.body && a.isConnected && !a.disabled) return;
+    const cards = handCards();
+    const v = state.view;
+    const fresh = cards.find((c) => c.dataset.card === v.drawn);
+    const target = fresh || cards[Math.max(0, Math.min(focusIndex, cards.length - 1))] || $("actions").querySelector("button") || $("new-game");
+    if (target) { if (target.closest("#hand")) { cards.forEach((c) => (c.tabIndex = -1)); target.tabIndex = 0; } target.focus(); }
+  }
+
+  // -- scores, opponents, piles -----------------------------------------------------------
+  function progressShown() {
+    return !!state.won && state.won.some((w, s) => w !== state.totals[s]);
+  }
   function drawScores() {
     const box = $("scores");
     box.innerHTML = "";
-    state.names.forEach((who, seat) => {
+    const v = state.view;
+    state.names.forEach((_, seat) => {
       const div = document.createElement("div");
-      div.className = "score" + (state.view.to_act === seat ? " turn" : "");
-      div.innerHTML = `${who}${state.view.dealer === seat ? " (dealer)" : ""}: <b>${state.totals[seat]}</b>`;
-      div.setAttribute("aria-label", `${who}: ${state.totals[seat]} points`);
+      div.className = "score" + (v.to_act === seat && !v.result ? " turn" : "");
+      div.dataset.seat = String(seat);
+      const dealer = v.dealer === seat ? ' <small class="dealer">dealer</small>' : "";
+      let html = `<span class="who">${name(seat)}</span>${dealer} <b>${state.totals[seat]}</b>` +
+        '<span class="visually-hidden"> points</span>';
+      if (progressShown()) {
+        const pct = Math.min(100, Math.round((100 * state.won[seat]) / v.target));
+        html += `<span class="progress">${state.won[seat]} of ${v.target} toward the target</span>` +
+          `<span class="bar" aria-hidden="true"><i data-pct="${pct}"></i></span>`;
+      }
+      div.innerHTML = html;
+      div.querySelectorAll(".bar i").forEach((i) => (i.style.width = `${i.dataset.pct}%`));
       box.append(div);
     });
   }
   function drawOpponents() {
     const box = $("opponents");
     box.innerHTML = "";
+    const { held } = pileStory();
     state.view.hand_sizes.forEach((count, seat) => {
-      if (seat === 0) return;
+      if (seat === state.view.seat) return;
       const div = document.createElement("div");
       div.className = "opponent";
-      div.innerHTML = `<div class="name">${name(seat)} · ${state.levels[seat - 1]} · ${count} cards</div>`;
+      div.dataset.seat = String(seat);
+      const level = state.levels[seat - 1] ? ` · ${state.levels[seat - 1]}` : "";
+      div.innerHTML = `<div class="name">${name(seat)}${level} · ${count} cards</div>`;
       const fan = document.createElement("div");
       fan.className = "fan";
-      fan.setAttribute("aria-label", `${name(seat)}'s hand: ${count} face-down cards`);
-      fan.setAttribute("role", "group");
-      for (let i = 0; i < count; i++) fan.append(Cards.back());
+      fan.setAttribute("role", "img");
+      fan.setAttribute("aria-label", `${name(seat)}'s hand: ${count} cards`);
+      for (let i = 0; i < count; i++) { const b = Cards.back(); b.removeAttribute("role"); b.removeAttribute("aria-label"); fan.append(b); }
       div.append(fan);
+      const known = [...held].filter(([, s]) => s === seat).map(([c]) => c);
+      if (known.length) {
+        const row = document.createElement("div");
+        row.className = "known";
+        row.setAttribute("role", "group");
+        row.setAttribute("aria-label", `${name(seat)} took from the pile: ${known.map(Cards.name).join(", ")}`);
+        row.innerHTML = '<span class="known-label" aria-hidden="true">Took</span>';
+        known.forEach((c) => { const el = Cards.face(c); el.classList.add("small"); row.append(el); });
+        div.append(row);
+      }
       box.append(div);
     });
   }
   function can(action) { return state.view.legal.includes(action); }
+  function myTurn() { return state.view.seat !== null && state.view.to_act === state.view.seat && !state.view.result; }
   function drawMiddle() {
     const v = state.view;
     $("stock-count").textContent = v.stock_count;
-    $("stock").setAttribute("aria-label", `Stock, ${v.stock_count} cards` + (can("draw") ? ": draw (S)" : ""));
-    $("stock").disabled = !(can("draw") || can("pass"));
+    $("stock").setAttribute("aria-label", `Stock, ${v.stock_count} cards` +
+      (can("draw") ? ": draw (S)" : can("pass") ? ": pass (S)" : ""));
+    $("stock").setAttribute("aria-disabled", String(!(can("draw") || can("pass"))));
     $("stock").classList.toggle("hot", can("draw"));
     const pile = $("discard");
     pile.innerHTML = "";
@@ -185,20 +265,34 @@
     if (top) {
       const card = Cards.face(top, "button");
       card.setAttribute("aria-label", `Discard pile: ${Cards.name(top)}` + (can("take") ? ": take (D)" : ""));
-      card.disabled = !can("take");
+      card.setAttribute("aria-disabled", String(!can("take")));
       card.classList.toggle("hot", can("take"));
       card.addEventListener("click", () => act("take"));
       pile.append(card);
     }
-    const spade = v.multiplier === 2
-      ? `<span class="spade" aria-label="Spades double: this hand scores double">♠ ×2</span>` : "";
-    $("limit").innerHTML = `<small>Knock limit</small><b>${v.knock_limit === 0 ? "Gin only" : v.knock_limit}</b>` +
-      `<small>upcard ${Cards.short(v.upcard)}</small>${spade}`;
-    $("limit").setAttribute("aria-label", `Knock limit ${limitText()}, set by the ${Cards.name(v.upcard)}` +
-      (v.multiplier === 2 ? "; spades double" : ""));
+    $("pile-open").textContent = `Look through the pile (${v.discards.length})`;
+    const spade = v.multiplier === 2 ? `<span class="spade">♠ ×2</span>` : "";
+    $("limit").innerHTML = `<small aria-hidden="true">Knock limit</small><b aria-hidden="true">` +
+      `${v.knock_limit === 0 ? "Gin only" : v.knock_limit}</b><small aria-hidden="true">upcard ` +
+      `${Cards.short(v.upcard)}</small>${spade}<span class="visually-hidden">Knock limit ${Words.limit(v.knock_limit)}, ` +
+      `set by the upcard, the ${Cards.name(v.upcard)}${v.multiplier === 2 ? ". Spades double: this hand scores double." : "."}</span>`;
+  }
+  function drawPileViewer() {
+    const list = $("pile-list");
+    list.innerHTML = "";
+    const { pile } = pileStory();
+    if (!pile.length) list.innerHTML = "<li>The pile is empty.</li>";
+    [...pile].reverse().forEach(({ card, by }, i) => {
+      const li = document.createElement("li");
+      const el = Cards.face(card);
+      el.classList.add("small");
+      li.append(el, ` ${Cards.name(card)} — ${by === null ? "the upcard" : `discarded by ${name(by)}`}${i === 0 ? " (on top)" : ""}`);
+      list.append(li);
+    });
   }
 
-  // Hand order: the person's own order, kept across states; new cards go at the end.
+  // -- the hand -------------------------------------------------------------------------
+  // Hand order: the player's own order, kept across states; new cards go at the end.
   function syncOrder(hand) {
     order = order.filter((c) => hand.includes(c));
     for (const c of hand) if (!order.includes(c)) order.push(c);
@@ -214,27 +308,46 @@
     }
     return [{ meld: false, cards: order }];
   }
+  function drawnCard() {
+    // The card this seat just took from the stock or the pile (marked until it discards).
+    const v = state.view;
+    if (v.seat === null || v.phase !== "discard" || v.to_act !== v.seat) return null;
+    if (v.taken) return v.taken;
+    const last = v.history.at(-1) || "";
+    return last.startsWith(`${v.seat} draw`) ? newest : null;
+  }
+  let newest = null, previousHand = [];
+  function trackNewest(hand) {
+    const added = hand.filter((c) => !previousHand.includes(c));
+    if (added.length === 1) newest = added[0];
+    previousHand = [...hand];
+  }
   function drawHand() {
     const v = state.view;
-    const inMeld = new Set(v.arrangement.melds.flat());
+    trackNewest(v.hand);
+    v.drawn = drawnCard();
+    const inMeld = new Set((v.arrangement ? v.arrangement.melds : []).flat());
     const near = new Set(state.coach ? state.coach.near_melds.flat() : []);
-    const melds = v.arrangement.melds.length;
-    $("deadwood").innerHTML = v.after_discard === null
+    const melds = v.arrangement ? v.arrangement.melds.length : 0;
+    $("deadwood").innerHTML = !v.arrangement ? "" : v.after_discard === null
       ? `Deadwood <b>${v.arrangement.deadwood}</b> · ${melds} meld${melds === 1 ? "" : "s"}`
       : `Deadwood <b>${v.after_discard}</b> after your best discard · ${melds} meld${melds === 1 ? "" : "s"}`;
     const box = $("hand");
     box.innerHTML = "";
+    if (v.seat === null) return;
+    const gins = ginChoice ? ginCards() : [];
     const flat = [];
     for (const group of groups()) {
       const div = document.createElement("div");
       div.className = "group" + (group.meld ? " meld" : "");
-      if (group.meld) div.setAttribute("aria-label", "meld");
+      if (group.meld) { div.setAttribute("role", "group"); div.setAttribute("aria-label", "meld"); }
       for (const code of group.cards) {
         const card = Cards.face(code, "button");
         const extra = [];
         if (inMeld.has(code)) { extra.push("in a meld"); card.classList.add("in-meld"); }
-        if (code === v.taken) { card.classList.add("taken"); extra.push("just taken"); }
+        if (code === v.drawn) { card.classList.add("drawn"); extra.push(v.taken ? "just taken" : "just drawn"); }
         if (code === lifted) { card.classList.add("lifted"); extra.push("lifted"); }
+        if (gins.includes(code)) { card.classList.add("gin-choice"); extra.push("discard to go gin"); }
         if (near.has(code)) card.classList.add("near");
         if (extra.length) card.setAttribute("aria-label", `${Cards.name(code)}, ${extra.join(", ")}`);
         card.setAttribute("aria-pressed", String(code === lifted));
@@ -247,12 +360,29 @@
     }
     focusIndex = Math.min(focusIndex, flat.length - 1);
     if (flat.length) flat[Math.max(focusIndex, 0)].tabIndex = 0;
+    fitHand();
+  }
+  // Spread the hand: no overlap when there is room, else just enough to fit one row.
+  function fitHand() {
+    const box = $("hand");
+    const cards = handCards();
+    box.style.setProperty("--overlap", "0px");
+    if (!cards.length) return;
+    const room = box.clientWidth;
+    const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+    const needed = [...box.children].reduce((sum, g) => sum + g.getBoundingClientRect().width + gap, -gap);
+    const joins = cards.length - box.children.length;
+    if (needed > room && joins > 0) {
+      const width = cards[0].getBoundingClientRect().width;
+      box.style.setProperty("--overlap", `${Math.min(width * 0.72, Math.ceil((needed - room) / joins) + 1)}px`);
+    }
   }
   function handCards() { return [...$("hand").querySelectorAll(".card")]; }
 
   function tapCard(code) {
     const v = state.view;
     focusIndex = handCards().findIndex((el) => el.dataset.card === code);
+    if (ginChoice && ginCards().includes(code)) { act(`knock ${code}`); return; }
     if (lifted === code && can(`discard ${code}`)) { act(`discard ${code}`); return; }
     if (lifted === code && v.phase === "discard" && code === v.taken) {
       announce("You can't throw back the card you just took from the discard pile.", true);
@@ -264,16 +394,25 @@
     const el = handCards().find((e) => e.dataset.card === code);
     if (el) { handCards().forEach((e) => (e.tabIndex = -1)); el.tabIndex = 0; el.focus(); }
   }
+  function putBack() {
+    if (ginChoice) { ginChoice = false; drawHand(); drawActions(); setStatus(statusText()); announce("Gin cancelled."); return true; }
+    if (!lifted) return false;
+    const code = lifted;
+    lifted = null;
+    drawHand(); drawActions(); focusCard(code);
+    announce(`The ${Cards.name(code)} is back in your hand.`);
+    return true;
+  }
 
   // Press and hold, or drag, to move a card within the hand.
   function bindCard(el, code) {
-    let start = null, timer = null, dragging = false;
+    let start = null, timer = null, dragging = false, lastPointer = null;
+    const beginDrag = () => { dragging = true; el.classList.add("dragging"); el.setPointerCapture?.(lastPointer); };
     el.addEventListener("pointerdown", (e) => {
       start = { x: e.clientX, y: e.clientY };
+      lastPointer = e.pointerId;
       timer = setTimeout(() => beginDrag(), 450);
     });
-    const beginDrag = () => { dragging = true; el.classList.add("dragging"); el.setPointerCapture?.(lastPointer); };
-    let lastPointer = null;
     el.addEventListener("pointermove", (e) => {
       lastPointer = e.pointerId;
       if (!start) return;
@@ -317,25 +456,53 @@
   // -- actions --------------------------------------------------------------------------
   function act(action) {
     if (!state || !can(action)) return;
-    lifted = null;
+    lifted = null; ginChoice = false;
     send({ type: "act", action });
   }
-  function knockOptions() {
-    return state.view.legal.filter((a) => a.startsWith("knock ")).map((a) => a.split(" ")[1]);
-  }
-  function knockCard(gin) {
-    // The lifted card if it can end the hand that way, else the first that can.
+  function endOptions(gin) {
     const options = state.view.knock_options || {};
-    const cards = knockOptions().filter((c) => (gin ? options[c] === 0 : options[c] > 0));
-    if (lifted && cards.includes(lifted)) return lifted;
-    return cards.sort((a, b) => options[a] - options[b])[0] || null;
+    return Object.keys(options).filter((c) => (gin ? options[c] === 0 : options[c] > 0))
+      .sort((a, b) => options[a] - options[b] || Cards.points(b) - Cards.points(a));
+  }
+  const ginCards = () => endOptions(true);
+  function knockCard() {
+    // The lifted card if it can knock, else the one leaving the least deadwood.
+    const cards = endOptions(false);
+    return lifted && cards.includes(lifted) ? lifted : cards[0] || null;
+  }
+  function knock() {
+    if (can("big-gin")) return act("big-gin");
+    const card = knockCard();
+    if (card) return act(`knock ${card}`);
+    if (ginCards().length) return gin();
+    announce(myTurn() && state.view.phase === "discard"
+      ? `You cannot knock: your deadwood is over the knock limit of ${Words.limit(state.view.knock_limit)}.`
+      : "You can knock only when it is your turn to discard.", true);
+  }
+  function gin() {
+    if (can("big-gin")) return act("big-gin");
+    const cards = ginCards();
+    if (!cards.length) { announce("You cannot go gin with this hand.", true); return; }
+    if (lifted && cards.includes(lifted)) return act(`knock ${lifted}`);
+    if (cards.length === 1) return act(`knock ${cards[0]}`);
+    // Several discards go gin: the player chooses which.
+    ginChoice = true; lifted = null;
+    drawHand(); drawActions(); setStatus(statusText());
+    announce(`Go gin by discarding one of: ${cards.map(Cards.name).join(", ")}. Choose it and press Enter, or Escape.`);
+    focusCard(cards[0]);
   }
   function button(label, onClick, primary = false, key = "") {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = label;
     if (primary) b.className = "primary";
-    if (key) b.setAttribute("aria-keyshortcuts", key);
+    if (key) {
+      b.setAttribute("aria-keyshortcuts", key);
+      const k = document.createElement("kbd");
+      k.setAttribute("aria-hidden", "true");
+      k.textContent = key;
+      b.append(" ", k);
+    }
     b.addEventListener("click", onClick);
     return b;
   }
@@ -343,166 +510,190 @@
     const box = $("actions");
     box.innerHTML = "";
     const v = state.view;
-    if (v.result) {
-      box.append(button("Show the result", showResult, true));
-      return;
-    }
-    if (v.to_act !== 0) return;
+    if (v.result) { box.append(button(state.final ? "Show the final tally" : "Show the result", showResult, true)); return; }
+    if (!myTurn()) return;
+    const top = v.discards.at(-1);
     if (can("take") && (v.phase === "offer" || v.phase === "last-chance"))
-      box.append(button(`Take the ${Cards.short(v.discards.at(-1))}`, () => act("take"), true, "D"));
+      box.append(button(`Take the ${Cards.name(top)}`, () => act("take"), true, "D"));
     if (can("pass")) box.append(button("Pass", () => act("pass"), false, "S"));
     if (v.phase === "draw") {
       box.append(button("Draw from the stock", () => act("draw"), true, "S"));
-      if (can("take")) box.append(button(`Take the ${Cards.short(v.discards.at(-1))}`, () => act("take"), false, "D"));
+      if (can("take")) box.append(button(`Take the ${Cards.name(top)}`, () => act("take"), false, "D"));
     }
-    if (v.phase === "discard") {
-      const discard = button(lifted ? `Discard the ${Cards.short(lifted)}` : "Discard",
-        () => lifted && act(`discard ${lifted}`), true);
-      discard.disabled = !lifted || !can(`discard ${lifted}`);
-      box.append(discard);
-      const gin = knockCard(true), knock = knockCard(false);
-      if (gin) box.append(button(`Gin (discard the ${Cards.short(gin)})`, () => act(`knock ${gin}`), true));
-      if (knock) box.append(button(`Knock (discard the ${Cards.short(knock)})`, () => act(`knock ${knock}`), true));
-      if (can("big-gin")) box.append(button("Big Gin", () => act("big-gin"), true));
-    }
+    if (v.phase === "discard") drawEndings(box);
     box.append(button("Hint", () => send({ type: "hint" }), false, "H"));
+  }
+  function drawEndings(box) {
+    const discard = button(lifted ? `Discard the ${Cards.name(lifted)}` : "Discard (lift a card first)",
+      () => lifted && act(`discard ${lifted}`), true);
+    discard.disabled = !lifted || !can(`discard ${lifted}`);
+    box.append(discard);
+    if (can("big-gin")) box.append(button("Big Gin", () => act("big-gin"), true, "G"));
+    const gins = ginCards();
+    gins.slice(0, 4).forEach((c, i) =>
+      box.append(button(`Gin, discarding the ${Cards.name(c)}`, () => act(`knock ${c}`), true, i === 0 ? "G" : "")));
+    const k = knockCard();
+    if (k) box.append(button(`Knock, discarding the ${Cards.name(k)}`, () => act(`knock ${k}`), true, "K"));
   }
   function drawSheet() {
     const rows = [];
     const running = state.names.map(() => 0);
+    const signed = (p) => (p ? (p > 0 ? "+" : "−") + Math.abs(p) : "0");
     for (const line of state.sheet) {
       line.points.forEach((p, s) => (running[s] += p));
-      const what = line.outcome === "void" ? "void" : `${line.outcome} (${name(line.winner)})`;
-      rows.push(`<tr><td>${line.hand}</td><td>${what}</td>${line.points.map((p, s) =>
-        `<td>${p ? (p > 0 ? "+" : "") + p : "–"} <small>${running[s]}</small></td>`).join("")}</tr>`);
+      const what = line.outcome === "void" ? "void" : `${Words.OUTCOMES[line.outcome]} (${name(line.winner)})`;
+      rows.push(`<tr><th scope="row">Hand ${line.hand}</th><td>${what}</td>${line.points.map((p, s) =>
+        `<td>${signed(p)}<span class="visually-hidden"> points,</span> <small>total ${running[s]}</small></td>`).join("")}</tr>`);
     }
-    $("sheet").innerHTML = `<table><thead><tr><th>Hand</th><th>Result</th>${state.names.map((n) =>
-      `<th>${n}</th>`).join("")}</tr></thead><tbody>${rows.join("") || "<tr><td colspan=4>No hands scored yet.</td></tr>"}</tbody></table>`;
+    const cols = state.names.length + 2;
+    $("sheet").innerHTML = `<table><caption class="visually-hidden">Score sheet: each hand's points and the running totals</caption>` +
+      `<thead><tr><th scope="col">Hand</th><th scope="col">Result</th>${state.names.map((_, s) =>
+      `<th scope="col">${name(s)}</th>`).join("")}</tr></thead><tbody>${rows.join("") ||
+      `<tr><td colspan="${cols}">No hands scored yet.</td></tr>`}</tbody></table>`;
+  }
+
+  // -- motion: where each card came from and went --------------------------------------
+  function where() {
+    if (!state) return null;
+    const hand = new Map(handCards().map((c) => [c.dataset.card, c.getBoundingClientRect()]));
+    const fans = new Map([...document.querySelectorAll(".opponent")].map((o) =>
+      [Number(o.dataset.seat), o.querySelector(".fan").getBoundingClientRect()]));
+    const top = $("discard").querySelector(".card");
+    return { hand, fans, stock: $("stock").getBoundingClientRect(), discard: Motion.rect(top || $("discard")) };
+  }
+  const fanCard = (seat) => document.querySelector(`.opponent[data-seat="${seat}"] .fan .card:last-child`);
+  const handCard = (code) => handCards().find((c) => c.dataset.card === code);
+  async function animate(event, fresh, places, before) {
+    if (fresh) return dealMotion();
+    if (!event || !places || event === "reshuffle") return;
+    const [seatText, verb, card] = event.split(" ");
+    const seat = Number(seatText), mine = seat === state.view.seat;
+    const top = $("discard").querySelector(".card");
+    if (verb === "pass") { Motion.sound("discard"); return Motion.pulse(document.querySelector(`.score[data-seat="${seat}"]`)); }
+    if (verb === "draw") {
+      Motion.sound("draw");
+      return Motion.fly("draw", places.stock, mine ? handCard(newest) : fanCard(seat), null,
+        { fromName: "stock", toName: mine ? "hand" : `seat ${seat}` });
+    }
+    if (verb === "take") {
+      Motion.sound("draw");
+      const taken = before.view.discards.at(-1);
+      const to = mine ? handCard(taken) : document.querySelector(`.opponent[data-seat="${seat}"] .known .card:last-child`) || fanCard(seat);
+      return Motion.fly("take", places.discard, to, taken, { fromName: "discard", toName: mine ? "hand" : `seat ${seat}` });
+    }
+    if (verb === "discard" || verb === "knock") {
+      Motion.sound(verb === "knock" ? (state.view.result && state.view.result.outcome === "gin" ? "gin" : "knock") : "discard");
+      const from = mine ? places.hand.get(card) : places.fans.get(seat);
+      return Motion.fly(verb, from, top || $("discard"), card, { fromName: mine ? "hand" : `seat ${seat}`, toName: "discard" });
+    }
+    if (verb === "big-gin") Motion.sound("gin");
+  }
+  async function dealMotion() {
+    const v = state.view;
+    const stock = $("stock").getBoundingClientRect();
+    const step = Motion.stagger();
+    const flights = [];
+    const seats = v.hand_sizes.map((_, s) => s);
+    let i = 0;
+    for (let round = 0; round < Math.max(...v.hand_sizes); round++) {
+      for (const seat of seats) {
+        if (round >= v.hand_sizes[seat]) continue;
+        const to = seat === v.seat ? handCards()[round]
+          : document.querySelectorAll(`.opponent[data-seat="${seat}"] .fan .card`)[round];
+        flights.push(Motion.fly("deal", stock, to, null, { delay: step * i++, fromName: "stock", toName: seat === v.seat ? "hand" : `seat ${seat}` }));
+      }
+    }
+    const top = $("discard").querySelector(".card");
+    flights.push(Motion.fly("upcard", stock, top, v.upcard, { delay: step * i++, fromName: "stock", toName: "discard" }));
+    await Promise.all(flights);
+    // The upcard fixes the knock limit: a copy goes to the limit box, which lights up.
+    await Motion.fly("limit", Motion.rect(top), $("limit"), v.upcard, { reveal: false, fromName: "discard", toName: "limit" });
+    await Motion.pulse($("limit"));
   }
 
   // -- end of a hand, end of the game ---------------------------------------------------
-  function cardsRow(codes, laid = new Set()) {
-    const div = document.createElement("div");
-    div.className = "group";
-    for (const code of codes) {
-      const el = Cards.face(code);
-      el.classList.add("small");
-      if (laid.has(code)) { el.classList.add("laid"); el.setAttribute("aria-label", `${Cards.name(code)}, laid off`); }
-      div.append(el);
-    }
-    return div;
-  }
-  function outcomeText(r) {
-    if (r.outcome === "void") return "The stock ran out: no score, the same dealer deals again.";
-    const k = name(r.knocker), w = name(r.winner);
-    const verbs = r.knocker === 0
-      ? { knock: "knock", gin: "go gin", "big-gin": "go Big Gin", undercut: "knock" }
-      : { knock: "knocks", gin: "goes gin", "big-gin": "goes Big Gin", undercut: "knocks" };
-    let text = `${k} ${verbs[r.outcome]}`;
-    if (r.outcome === "undercut") text += ` and ${w} ${r.winner === 0 ? "undercut" : "undercuts"}`;
-    return `${text}. ${w} ${r.winner === 0 ? "score" : "scores"} ${r.points[r.winner]}.`;
-  }
   function showResult() {
-    const r = state.view.result;
     resultShown = state.hand_number;
-    const body = $("result-body");
-    body.innerHTML = "";
-    const head = document.createElement("p");
-    head.className = "outcome";
-    head.textContent = outcomeText(r);
-    body.append(head);
-    const laidBy = new Map(r.layoffs.map(([seat, cards]) => [seat, new Set(cards)]));
-    r.shown.forEach((shown, seat) => {
-      const sec = document.createElement("section");
-      sec.className = "shown";
-      sec.innerHTML = `<h3>${name(seat)}${seat === r.knocker ? " (knocked)" : ""}: deadwood ${r.deadwood[seat]}</h3>`;
-      const row = document.createElement("div");
-      row.className = "cards";
-      const melds = seat === r.knocker && r.knocker_melds.length ? r.knocker_melds : shown.melds;
-      const laidAll = new Set([...laidBy.values()].flatMap((s) => [...s]));
-      melds.forEach((m) => row.append(cardsRow(m, seat === r.knocker ? laidAll : new Set())));
-      if (shown.unmatched.length) {
-        const dead = cardsRow(shown.unmatched);
-        dead.setAttribute("aria-label", "deadwood");
-        row.append(dead);
-      }
-      sec.append(row);
-      if (laidBy.has(seat)) {
-        const p = document.createElement("p");
-        p.textContent = `Laid off: ${[...laidBy.get(seat)].map(Cards.short).join(" ")}`;
-        sec.append(p);
-      }
-      body.append(sec);
-    });
-    r.working.forEach((w, seat) => {
-      if (!w) return;
-      const p = document.createElement("p");
-      p.className = "working";
-      p.textContent = `${name(seat)}: ${w}`;
-      body.append(p);
-    });
-    const totals = document.createElement("p");
-    totals.textContent = "Totals: " + state.names.map((n, s) => `${n} ${state.totals[s]}`).join(", ");
-    body.append(totals);
-    if (state.final) body.append(finalTable());
+    const spoken = Result.render(state);
     const buttons = $("result-buttons");
     buttons.innerHTML = "";
-    if (state.final) buttons.append(button("New game", () => { $("result").close(); newGame(); }, true));
-    else buttons.append(button("Next hand", () => { $("result").close(); send({ type: "next" }); }, true));
+    if (state.final) {
+      // Rematch: the same rules and opponents as the game just played.
+      buttons.append(button("Rematch", () => { $("result").close(); newGame(state.rules, state.levels); }, true));
+      buttons.append(button("New game", () => { $("result").close(); newGame(); }));
+    } else {
+      buttons.append(button("Next hand", () => { $("result").close(); send({ type: "next" }); }, true));
+    }
     buttons.append(button("Close", () => $("result").close()));
     if (!$("result").open) $("result").showModal();
-    announce(head.textContent + " " + r.working.filter(Boolean).join(" "));
+    buttons.querySelector("button").focus();
+    const outcome = state.view.result.outcome;
+    if (outcome === "gin" || outcome === "big-gin") Motion.sound("gin");
+    announce(spoken);
     document.dispatchEvent(new CustomEvent("okgin:hand-over", { detail: state }));
-  }
-  function finalTable() {
-    const f = state.final;
-    const div = document.createElement("div");
-    div.id = "final";
-    const row = (label, key) => `<tr><th>${label}</th>${f.seats.map((s) => `<td>${s[key]}</td>`).join("")}</tr>`;
-    div.innerHTML = `<h3>${name(f.winner)} ${f.winner === 0 ? "win" : "wins"} the game${f.shutout ? " — a shutout!" : ""}</h3>` +
-      `<table><thead><tr><th></th>${state.names.map((n) => `<th>${n}</th>`).join("")}</tr></thead><tbody>` +
-      row("Points from hands", "points") + row("Hands won", "hands_won") + row("Hand bonuses", "hand_bonus") +
-      row("Game bonus", "game_bonus") + row("Shutout", "shutout_bonus") + row("Boxes", "box_bonus") +
-      row("Final score", "score") + `</tbody></table>`;
-    return div;
   }
 
   // -- keyboard -------------------------------------------------------------------------
-  document.addEventListener("keydown", (e) => {
+  function onKey(e) {
+    if (e.key === "?" && !e.target.closest("input, select, textarea")) { e.preventDefault(); openKeys(); return; }
     if (e.target.closest && e.target.closest("dialog")) return; // dialogs handle their own keys
     if (!state || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest("input, select, textarea")) return;
     const cards = handCards();
     const inHand = e.target.closest && e.target.closest("#hand");
     if ((e.key === "ArrowRight" || e.key === "ArrowLeft") && cards.length) {
       e.preventDefault();
       const current = inHand ? cards.indexOf(e.target) : focusIndex;
-      const step = e.key === "ArrowRight" ? 1 : -1;
-      const next = Math.max(0, Math.min(cards.length - 1, (current < 0 ? 0 : current) + step));
+      const next = Math.max(0, Math.min(cards.length - 1, (current < 0 ? 0 : current) + (e.key === "ArrowRight" ? 1 : -1)));
       if (e.shiftKey && inHand) { moveCard(e.target.dataset.card, next > current ? next + 1 : next); return; }
       focusIndex = next;
       focusCard(cards[next].dataset.card);
       return;
     }
+    if (e.key === "Escape") { if (putBack()) e.preventDefault(); return; }
     const key = e.key.toLowerCase();
-    if (key === "s") { e.preventDefault(); can("draw") ? act("draw") : act("pass"); }
-    else if (key === "d") { e.preventDefault(); act("take"); }
-    else if (key === "h") { e.preventDefault(); send({ type: "hint" }); }
-  });
+    const keys = { s: () => (can("draw") ? act("draw") : act("pass")), d: () => act("take"),
+      h: () => send({ type: "hint" }), k: knock, g: gin };
+    if (keys[key]) { e.preventDefault(); keys[key](); }
+  }
+  document.addEventListener("keydown", onKey);
+  function openKeys() {
+    if ($("keys").open) return;
+    document.querySelectorAll("dialog[open]").forEach((d) => d.close());
+    $("keys").showModal();
+  }
 
   // -- panels ---------------------------------------------------------------------------
-  function gameInProgress() { return state && !state.final && state.hand_number > 0 && !(state.sheet.length === 0 && state.view.history.length === 0); }
-  $("new-game").addEventListener("click", () => (gameInProgress() ? $("confirm").showModal() : newGame()));
+  function gameInProgress() { return state && !state.final && !(state.sheet.length === 0 && state.view.history.length === 0); }
+  function askNewGame() { gameInProgress() ? $("confirm").showModal() : newGame(); }
+  $("new-game").addEventListener("click", askNewGame);
   $("confirm").addEventListener("close", () => { if ($("confirm").returnValue === "new") newGame(); });
   $("open-options").addEventListener("click", () => { Settings.fillOptions(); $("options").showModal(); });
   $("open-rules").addEventListener("click", () => { Settings.drawRules(); $("rules").showModal(); });
+  $("open-keys").addEventListener("click", openKeys);
+  $("pile-open").addEventListener("click", () => { drawPileViewer(); $("pile").showModal(); });
+  $("menu-toggle").addEventListener("click", () => {
+    const open = $("menu-toggle").getAttribute("aria-expanded") !== "true";
+    $("menu-toggle").setAttribute("aria-expanded", String(open));
+    document.body.classList.toggle("menu-open", open);
+  });
   $("stock").addEventListener("click", () => (can("draw") ? act("draw") : act("pass")));
   $("sort-rank").addEventListener("click", () => { sortMode = "rank"; syncOrder(state.view.hand); drawHand(); });
   $("sort-suit").addEventListener("click", () => { sortMode = "suit"; syncOrder(state.view.hand); drawHand(); });
   $("sort-melds").addEventListener("click", () => { sortMode = "melds"; drawHand(); });
+  // Closing a dialog must not leave focus on <body>: back to the hand, or the menu.
+  document.querySelectorAll("dialog").forEach((d) => d.addEventListener("close", () => setTimeout(() => {
+    if (document.querySelector("dialog[open]")) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const card = handCards()[Math.max(0, focusIndex)];
+    (card || $("new-game")).focus();
+  })));
+  window.addEventListener("resize", () => state && fitHand());
   Settings.onChange((options) => {
     send({ type: "options", coach: !!options.coach });
     if (state) drawHand();
   });
+  Settings.onNewGame(() => askNewGame());
   window.Okgin = { send, state: () => state, announce };
   Settings.init();
   connect();

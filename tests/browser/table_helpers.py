@@ -1,0 +1,92 @@
+"""Helpers for the table tests: pages with chosen options, seeded games, the axe scan."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from browser_play import POINTS, moved, wait_my_move
+from conftest import new_context
+from playwright.sync_api import Browser, Page
+
+AXE = Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@contextmanager
+def opened(browser: Browser, url: str, width: int = 1280, height: int = 800, reduce: bool = True,
+           **options: Any) -> Iterator[Page]:
+    """A page at ``width``×``height`` with these options (instant opponents unless told)."""
+    context = new_context(browser, viewport={"width": width, "height": height},
+                          reduced_motion="reduce" if reduce else "no-preference")
+    chosen = {"speed": "instant", "levels": ["normal"], **options}
+    context.add_init_script(f"localStorage.setItem('okgin.options', {json.dumps(json.dumps(chosen))})")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_selector("#hand .card")
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def restart_with_rules(page: Page, **rules: Any) -> None:
+    """Keep these house rules and reload: the page starts a new game with them."""
+    page.evaluate("rules => { localStorage.setItem('okgin.rules', JSON.stringify(rules)); "
+                  "localStorage.removeItem('okgin.game'); }", rules)
+    page.reload()
+    page.wait_for_selector("#hand .card")
+
+
+def seeded_game(page: Page, seed: int, **rules: Any) -> None:
+    """Start a game with a known deal (the server runs with --allow-seeds), the page's rules."""
+    before = page.evaluate("Okgin.state().game")
+    page.evaluate("([seed, extra]) => Okgin.send({type: 'new', seed, opponents: Settings.options.levels, "
+                  "rules: {...Settings.currentRules(), ...extra}})", [seed, rules])
+    page.wait_for_function(f"Okgin.state().game !== {json.dumps(before)}")
+
+
+def planned_turn(page: Page) -> str:
+    """The plan the seeds were found with (by keyboard): pass the upcard, draw from the stock,
+    go Big Gin when it is there, else throw the highest unmatched card; never knock."""
+    turn = wait_my_move(page)
+    if turn != "you":
+        return turn
+    view = page.evaluate("Okgin.state().view")
+    before = page.evaluate("document.body.dataset.seq")
+    if "big-gin" in view["legal"]:
+        page.keyboard.press("g")
+    elif view["phase"] != "discard":
+        page.keyboard.press("s")
+    else:
+        loose = [c for c in view["arrangement"]["unmatched"] if c != view["taken"]]
+        loose = loose or [c for c in view["hand"] if c != view["taken"]]
+        card = max(loose, key=lambda c: (POINTS[c[0]], c))
+        page.locator(f'#hand .card[data-card="{card}"]').focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Enter")
+    moved(page, before)
+    return str(view["phase"])
+
+
+def play_planned_hand(page: Page) -> None:
+    for _ in range(120):
+        if planned_turn(page) in ("hand-over", "over"):
+            return
+    raise AssertionError("the hand did not end")
+
+
+def axe(page: Page, screen: str) -> None:
+    """Run axe-core (from npm, read from disk) on the page; no serious or critical violation."""
+    if not page.evaluate("!!window.axe"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']}))
+        .violations.filter(v => ['serious', 'critical'].includes(v.impact))
+        .map(v => v.id + ': ' + v.help + ' @ '
+             + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))""")
+    assert not found, f"{screen}: {found}"
