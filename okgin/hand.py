@@ -149,6 +149,16 @@ class Hand:
         """The discard pile, bottom first: its top card is last."""
         return tuple(self._discards)
 
+    @property
+    def top_discard(self) -> Card | None:
+        """The top card of the discard pile (None when the pile is empty)."""
+        return self._discards[-1] if self._discards else None
+
+    @property
+    def must_draw(self) -> bool:
+        """Whether ``to_act``, drawing, must draw from the stock: everyone passed the upcard."""
+        return self._must_draw
+
     def hand_size(self, seat: int) -> int:
         return self._hands[seat].bit_count()
 
@@ -286,14 +296,35 @@ class Hand:
         if isinstance(action, Reshuffle):
             self.actions.append(action)
             self.public_actions.append(Reshuffle(()))
-        else:
-            action = _shared(action)
-            self.actions.append(action)
-            self.public_actions.append(action)
-        if isinstance(action, Reshuffle):
             self._stock[:0] = list(reversed(action.stock))
             self._discards = self._discards[-1:]
             self._start_turn(self.next_seat(self._last_discarder()))
+            return
+        action = _shared(action)
+        self.actions.append(action)
+        self.public_actions.append(action)
+        self._play(action)
+
+    def apply_legal(self, action: PlayerAction) -> None:
+        """Play ``action`` without checking it: for a caller that has just taken it from
+        ``legal_actions()`` (or a mask made from them) for this very state, such as the RL
+        environment's step. Anything else (a player, a record, the network) goes through
+        ``apply``: an illegal action here leaves the hand in a state the rules never reach.
+        The action is kept as given (``apply`` shares one instance of each plain action).
+        """
+        self.actions.append(action)
+        self.public_actions.append(action)
+        self._play(action)
+
+    def _play(self, action: PlayerAction) -> None:
+        """Change the state for a player action already checked (and recorded)."""
+        if isinstance(action, Discard):  # the commonest first: this is the hot path
+            self._apply_discard(action)
+        elif isinstance(action, Draw):
+            self._hands[action.seat] |= self._stock.pop().mask
+            self.taken = None
+            self._must_draw = False
+            self.phase = Phase.DISCARD
         elif isinstance(action, Pass):
             self._apply_pass(action.seat)
         elif isinstance(action, Take):
@@ -303,13 +334,6 @@ class Hand:
             self.taken = card
             self._final_take = self.phase == Phase.LAST_CHANCE
             self.phase = Phase.DISCARD
-        elif isinstance(action, Draw):
-            self._hands[action.seat] |= self._stock.pop().mask
-            self.taken = None
-            self._must_draw = False
-            self.phase = Phase.DISCARD
-        elif isinstance(action, Discard):
-            self._apply_discard(action)
         elif isinstance(action, Knock):
             shown = self._knock_arrangement(action)
             self._hands[action.seat] &= ~action.card.mask

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from okgin.actions import Action
+from okgin.actions import Action, PlayerAction
 from okgin.errors import IllegalActionError
 from okgin.hand import Deal, Hand, HandResult
 from okgin.rules import Rules
@@ -94,6 +94,17 @@ class Match:
         if hand is None:
             raise IllegalActionError(f"{action}: no hand is being played")
         hand.apply(action)
+        if hand.result is not None:
+            self._score(hand, hand.result)
+
+    def apply_legal(self, action: PlayerAction) -> None:
+        """``apply`` for an action just taken from the current hand's legal actions: it is
+        not checked (``Hand.apply_legal``). Raises IllegalActionError when no hand is being
+        played."""
+        hand = self.current
+        if hand is None:
+            raise IllegalActionError(f"{action}: no hand is being played")
+        hand.apply_legal(action)
         if hand.result is not None:
             self._score(hand, hand.result)
 

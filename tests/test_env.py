@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
-from okgin.actions import Discard, Knock
+from okgin.actions import Discard, Knock, Reshuffle
 from okgin.cards import mask_of
 from okgin.env import ACTIONS, OBSERVATION_SIZE, OkginEnv, OkginGymEnv, action_index, encode, legal_mask
 from okgin.env.encoding import action_of
@@ -162,6 +162,36 @@ def test_random_episodes_end_with_every_card_accounted_for(rules: str, players: 
         _assert_whole_deck(hand)
         points = hand.result.points
         assert [earned[a] for a in game.possible_agents] == list(points)
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_every_seats_observation_is_its_views_encoding_through_a_match(rules: str, players: int) -> None:
+    # The environment keeps each seat's vector up to date action by action (okgin/env/tracker.py):
+    # every seat's, not only the one acting, must be its view's encoding at every step, across
+    # hands, reshuffles and the match's end, and what it gives out must be the caller's to keep.
+    game = OkginEnv(rules, players, reward="match", max_hands=6)
+    rng = np.random.default_rng(players)
+    game.reset(seed=players)
+    first = game.observe(game.agent_selection)["observation"]
+    first_encoded = encode(game.view(game.agent_selection))
+    for _ in game.agent_iter():
+        for other in game.possible_agents:
+            obs = game.observe(other)
+            view = game.view(other)
+            assert np.array_equal(obs["observation"], encode(view))
+            assert np.array_equal(obs["action_mask"], legal_mask(view))
+            obs["observation"][:] = 9.0  # changing a given observation changes nothing else
+            obs["action_mask"][:] = 1
+        obs, _, over, cut, _ = game.last()
+        if over or cut:
+            game.step(None)
+            continue
+        game.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert len(game.match.hands) > 1
+    assert np.array_equal(first, first_encoded)  # what was given out is not changed later
+    assert any(isinstance(a, Reshuffle) for hand in game.match.hands for a in hand.actions) or (
+        game.rules.stock_end != "reshuffle"
+    )
 
 
 def _assert_whole_deck(hand: Hand) -> None:

@@ -379,3 +379,42 @@ def test_the_deal_must_hold_every_card_once():
     with pytest.raises(RecordError, match="dealer 2 is not a seat of 2 players"):
         Hand(OK, 2, good)
     assert len(DECK) == 52
+
+
+# -- the unchecked path -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_apply_legal_plays_exactly_as_apply(name, players):
+    # apply_legal skips the checks for callers that took the action from legal_actions()
+    # (the RL environment): given such actions, every state and result must be apply's.
+    from okgin.hand import Deal
+
+    rules = PRESETS[name].replace(players=players)
+    for seed in range(12):
+        rng = random.Random(seed)
+        deal_ = Deal.shuffle(rules, rng)
+        checked, unchecked = Hand(rules, seed % players, deal_), Hand(rules, seed % players, deal_)
+        while not checked.over:
+            if checked.phase == Phase.RESHUFFLE:
+                action = reshuffle_action(checked, rng)
+                checked.apply(action)
+                unchecked.apply(action)
+            else:
+                legal = checked.legal_actions()
+                assert unchecked.legal_actions() == legal
+                assert unchecked.must_draw == (legal == [Draw(checked.to_act)])
+                action = rng.choice(legal)
+                checked.apply(action)
+                unchecked.apply_legal(action)
+            assert unchecked.phase == checked.phase and unchecked.to_act == checked.to_act
+            assert unchecked.taken == checked.taken
+            assert unchecked.discards == checked.discards and unchecked.stock() == checked.stock()
+            assert unchecked.top_discard == (checked.discards[-1] if checked.discards else None)
+            assert [unchecked.hand_mask(s) for s in range(players)] == [
+                checked.hand_mask(s) for s in range(players)
+            ]
+        assert unchecked.actions == checked.actions
+        assert unchecked.public_actions == checked.public_actions
+        assert unchecked.result == checked.result

@@ -212,3 +212,23 @@ def test_match_refuses_a_hand_while_one_is_being_played_and_a_bad_dealer():
         match.deal_next(random.Random(2))
     with pytest.raises(IllegalActionError, match="dealer 2 is not a seat"):
         Match(PRESETS["oklahoma"], first_dealer=2)
+
+
+def test_apply_legal_scores_hands_and_ends_the_match_as_apply_does():
+    from okgin.hand import play_chance
+
+    matches = (Match(PRESETS["oklahoma"], first_dealer=1), Match(PRESETS["oklahoma"], first_dealer=1))
+    chance = (random.Random(5), random.Random(5))
+    choose = random.Random(6)
+    while not matches[0].over:
+        hands = [m.deal_next(r) for m, r in zip(matches, chance, strict=True)]
+        while not hands[0].over:
+            action = choose.choice(hands[0].legal_actions())
+            matches[0].apply(action)
+            matches[1].apply_legal(action)
+            for hand, rng in zip(hands, chance, strict=True):
+                play_chance(hand, rng)
+        assert matches[1].totals == matches[0].totals and matches[1].won == matches[0].won
+    assert matches[1].final == matches[0].final and matches[1].next_dealer == matches[0].next_dealer
+    with pytest.raises(IllegalActionError, match="no hand is being played"):
+        matches[1].apply_legal(action)

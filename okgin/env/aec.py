@@ -16,29 +16,18 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from okgin.actions import Discard, Draw, PlayerAction, Reshuffle, Take
 from okgin.env.encoding import (
     ACTIONS,
-    DISCARD,
-    DRAW,
     OBSERVATION_SIZE,
-    PASS,
     SCORE_CLIP,
-    TAKE,
-    Mask,
-    Public,
-    Table,
-    action_index,
     action_of,
-    bits,
     describe,
-    fill,
 )
 from okgin.env.render import render_text
-from okgin.errors import IllegalActionError, RulesError
-from okgin.hand import Hand, Phase, play_chance
+from okgin.env.tracker import Tracker
+from okgin.errors import RulesError
+from okgin.hand import Hand, play_chance
 from okgin.match import Match
-from okgin.melds import discard_deadwood_of_mask
 from okgin.rules import Rules, preset
 from okgin.view import SeatView, seat_view
 
@@ -94,9 +83,10 @@ class OkginEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         self._chance = random.Random()
         self.match = Match(self.rules)
         self.hand: Hand | None = None
-        self._pile = 0
-        self._held: list[int] = []
-        self._thrown: list[int] = []
+        self._tracker: Tracker | None = None
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._paid = False
+        """Whether the last step paid rewards (``self.rewards`` is otherwise all zero)."""
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation_space
@@ -112,35 +102,12 @@ class OkginEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         return seat_view(hand, self.possible_agents.index(agent), self.match.totals)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """``agent``'s observation: ``encode(self.view(agent))`` and its action mask, computed
-        from the hand's public state kept up to date as actions are played rather than by
-        replaying the history each time (tests check the two agree at every step)."""
-        hand = self._current()
-        seat = self.possible_agents.index(agent)
-        table = Table(
-            upcard=hand.deal.upcard.index, phase=hand.phase, to_act=hand.to_act,
-            knock_limit=hand.knock_limit, multiplier=hand.multiplier, stock=hand.stock_count,
-            hand_sizes=tuple(hand.hand_size(s) for s in range(hand.players)),
-            scores=self.match.totals, target=self.rules.target, dealer=hand.dealer,
-        )
-        pile = hand.discards
-        public = Public(self._pile, pile[-1].index if pile else -1, self._held, self._thrown)
-        return {
-            "observation": fill(seat, hand.hand_mask(seat), public, table),
-            "action_mask": _legal(hand) if hand.to_act == seat else np.zeros(ACTIONS, dtype=np.int8),
-        }
-
-    def _track(self, hand: Hand, action: PlayerAction, top: int) -> None:
-        """Update the public card state after ``action`` (and any reshuffle after it)."""
-        if isinstance(action, Take):
-            self._pile &= ~(1 << top)
-            self._held[action.seat] |= 1 << top
-        elif isinstance(action, Discard):
-            self._pile |= action.card.mask
-            self._held[action.seat] &= ~action.card.mask
-            self._thrown[action.seat] |= action.card.mask
-        if isinstance(hand.actions[-1], Reshuffle):
-            self._pile = hand.discards[-1].mask
+        """``agent``'s observation: ``encode(self.view(agent))`` and its action mask, kept up
+        to date as actions are played (``tracker.Tracker``) rather than made from the view
+        each time (tests check the two agree at every step)."""
+        tracker = self._tracking()
+        seat = self._seat_of[agent]
+        return {"observation": tracker.observation(seat), "action_mask": tracker.action_mask(seat)}
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -151,6 +118,7 @@ class OkginEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
             self._chance = random.Random(seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
+        self._paid = False
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -168,27 +136,30 @@ class OkginEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        hand = self._current()
-        seat = self.possible_agents.index(agent)
+        tracker = self._tracking()
+        hand = tracker.hand
         if action is None:
             raise ValueError(f"{agent} must choose an action: it is its turn")
-        chosen = action_of(action, seat)
-        top = hand.discards[-1].index if hand.discards else -1
-        try:
-            self.match.apply(chosen)  # checks first and changes nothing when illegal
-        except IllegalActionError:
+        chosen = action_of(action, self._seat_of[agent])  # raises ValueError outside 0-107
+        if not tracker.legal()[action]:  # the mask is the engine's legal actions (tested)
             raise ValueError(
                 f"action {int(action)} ({describe(int(action))}) is not legal for {agent} now"
-            ) from None
+            )
+        top = hand.top_discard
+        played = len(hand.actions)
+        self.match.apply_legal(chosen)  # checked just above, against the mask
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        if self._paid:  # the last step paid rewards: this one starts from none
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._paid = False
         play_chance(hand, self._chance)
-        self._track(hand, chosen, top)
+        tracker.played(chosen, -1 if top is None else top.index, len(hand.actions) > played + 1)
         if hand.over:
             self._hand_over(hand)
+            self._paid = True
+            self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[hand.to_act or 0]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -212,16 +183,17 @@ class OkginEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
 
     def _deal(self) -> None:
         hand = self.match.deal_next(self._chance)
-        self._pile = hand.deal.upcard.mask
-        self._held = [0] * self.rules.players
-        self._thrown = [0] * self.rules.players
         self.hand = hand
+        self._tracker = Tracker(self.match)
         self.agent_selection = self.possible_agents[hand.to_act or 0]
 
     def _current(self) -> Hand:
-        if self.hand is None:
+        return self._tracking().hand
+
+    def _tracking(self) -> Tracker:
+        if self._tracker is None:
             raise RuntimeError("call reset() before playing")
-        return self.hand
+        return self._tracker
 
     def render(self) -> str | None:
         """The table in text (every hand shown: a view for someone watching, not for an agent)."""
@@ -235,28 +207,6 @@ class OkginEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
 
     def close(self) -> None:
         """Nothing to release; closing twice is fine."""
-
-
-_DRAWING = {Phase.OFFER: (TAKE, PASS), Phase.LAST_CHANCE: (TAKE, PASS), Phase.DRAW: (DRAW, TAKE)}
-
-
-def _legal(hand: Hand) -> Mask:
-    """The action mask of the seat to act. The common cases are set directly; a hand that
-    may knock asks the engine (tests check this equals the engine's legal actions always)."""
-    mask = np.zeros(ACTIONS, dtype=np.int8)
-    drawing = _DRAWING.get(hand.phase)
-    if drawing is not None:
-        mask[list(drawing)] = 1
-        if hand.phase == Phase.DRAW and hand.legal_actions() == [Draw(hand.to_act or 0)]:
-            mask[TAKE] = 0
-        return mask
-    cards = hand.hand_mask(hand.to_act or 0)
-    if discard_deadwood_of_mask(cards) <= hand.knock_limit:
-        mask[[action_index(a) for a in hand.legal_actions()]] = 1
-        return mask
-    taken = hand.taken.mask if hand.taken is not None else 0
-    mask[DISCARD:DISCARD + 52] = bits(cards & ~taken)
-    return mask
 
 
 def env(**kwargs: Any) -> OkginEnv:

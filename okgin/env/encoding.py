@@ -161,7 +161,12 @@ def action_of(index: int, seat: int) -> PlayerAction:
     """The action numbered ``index`` for ``seat``. Raises ValueError outside 0-107."""
     if not isinstance(index, int | np.integer) or not 0 <= index < ACTIONS:
         raise ValueError(f"action {index!r} is not a number from 0 to {ACTIONS - 1}")
-    index = int(index)
+    if 0 <= seat < SEATS:
+        return _NUMBERED[seat][index]  # made once: a step should not build its action
+    return _numbered(int(index), seat)
+
+
+def _numbered(index: int, seat: int) -> PlayerAction:
     if index < DISCARD:
         return (Draw(seat), Take(seat), Pass(seat))[index]
     if index < KNOCK:
@@ -169,6 +174,9 @@ def action_of(index: int, seat: int) -> PlayerAction:
     if index < BIG_GIN:
         return Knock(seat, DECK[index - KNOCK])
     return BigGin(seat)
+
+
+_NUMBERED = [[_numbered(i, seat) for i in range(ACTIONS)] for seat in range(SEATS)]
 
 
 def legal_mask(view: SeatView) -> Mask:
