@@ -40,12 +40,6 @@ def open_page(browser: Browser, url: str, errors: list[str]) -> Page:
     return page
 
 
-def seat_aware(page: Page) -> None:
-    """These tests need game.js drawn from ``state.view.seat`` (the table's work, issue 8)."""
-    if not page.evaluate("typeof window.Okgin === 'object'"):
-        pytest.skip("game.js does not yet draw from the seat's point of view")
-
-
 def host_room(browser: Browser, server: ServerProcess, seats: int, errors: list[str]) -> tuple[Page, str]:
     host = open_page(browser, server.url, errors)
     host.click("#play-friends")
@@ -84,6 +78,17 @@ def play_together(pages: list[Page], limit: int = 4000) -> None:
     raise AssertionError("the game did not end")
 
 
+def until_turn(player: Page, other: Page) -> None:
+    """The other page plays its turns until it is ``player``'s move."""
+    for _ in range(200):
+        if player.evaluate("document.body.dataset.turn") == "you":
+            return
+        if other.evaluate("document.body.dataset.turn") == "you":
+            mouse_turn(other)
+        time.sleep(0.05)
+    raise AssertionError("it never became the player's turn")
+
+
 @pytest.fixture(autouse=True)
 def _close_contexts() -> Iterator[None]:
     yield
@@ -96,7 +101,6 @@ def test_three_friends_play_to_the_end_watched_then_rematch(
 ) -> None:
     errors: list[str] = []
     host, link = host_room(browser, rooms_server, 3, errors)
-    seat_aware(host)
     bob = sit(browser, link, 1, "Bob", errors)
     cy = sit(browser, link, 2, "Cy", errors)
     watcher = open_page(browser, link, errors)
@@ -119,15 +123,18 @@ def test_three_friends_play_to_the_end_watched_then_rematch(
 def test_reload_away_computer_stand_in_and_return(browser: Browser, rooms_server: ServerProcess) -> None:
     errors: list[str] = []
     host, link = host_room(browser, rooms_server, 2, errors)
-    seat_aware(host)
     bob = sit(browser, link, 1, "Bob", errors)
     host.click("#start-game")
     bob.wait_for_selector("#hand .card", timeout=WAIT)
+    until_turn(bob, host)
     before = bob.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card).sort()")
-    bob.reload()  # mid-game: the same seat, the same cards
-    bob.wait_for_selector("#hand .card", timeout=WAIT)
+    phase = bob.evaluate("document.body.dataset.phase")
+    bob.reload()  # mid-turn: the same seat, the same cards, still Bob's move
+    expect(bob.locator("body")).to_have_attribute("data-turn", "you", timeout=WAIT)
     after = bob.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card).sort()")
     assert after == before
+    assert bob.evaluate("document.body.dataset.phase") == phase
+    mouse_turn(bob)  # and the move is taken
     bob_context = bob.context
     bob.close()
     away = host.locator('#seats .seat[data-seat="1"]')
