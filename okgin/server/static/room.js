@@ -188,9 +188,11 @@
   });
   document.addEventListener("okgin:close", () => { if (code) banner.hidden = false; });
 
+  // Marked now, not at DOMContentLoaded: game.js's socket may open before the parser is done
+  // (a later script still loading), and it must already know this page belongs to a room.
+  if (code) document.body.dataset.room = code;
   const start = () => {
     if (code) {
-      document.body.dataset.room = code;
       document.querySelector("header").after(banner, panel);
     } else {
       offerRooms();
