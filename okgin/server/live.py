@@ -86,8 +86,18 @@ class LiveRoom:
 
     async def commit(self, mutate: Callable[[], Change]) -> Change:
         """Run ``mutate`` and save, in a thread; publish the change; wake the computer players."""
+        refused: OkginError | None = None
         async with self.lock:
-            change = await anyio.to_thread.run_sync(self._mutate_and_save, mutate)
+            before = self.room.version
+            try:
+                change = await anyio.to_thread.run_sync(self._mutate_and_save, mutate)
+            except OkginError as error:
+                if self.room.version <= before:
+                    raise
+                refused = error
+        if refused is not None:  # the refusal's reload found changes we never heard of: show them
+            await self._show_stored(self.room.version)
+            raise refused
         if not change.save:
             return change
         if change.game and self.room.solo and self.game is not None and self.game.match.final:
@@ -232,12 +242,24 @@ class LiveRoom:
 
     async def attach(self, watcher: Watcher) -> None:
         self.watchers.add(watcher)
+        stored = await anyio.to_thread.run_sync(self.hall.rooms.version, self.room.code)
+        caught_up = stored is not None and stored > self.room.version
+        if stored is not None and caught_up:
+            await self._show_stored(stored)
         seat = watcher.seat
         if seat is not None and self.room.seats[seat].away_since is not None:
             await self.commit(lambda: self._came_back(seat))
         else:
-            await self.show(watcher)
+            if not caught_up:
+                await self.show(watcher)
             self.wake()
+
+    async def _show_stored(self, version: int) -> None:
+        """Reload a newer stored version and show it to every watcher. A process killed between
+        saving a change and publishing it leaves the others behind until the next event: a
+        player coming back through another process (or a refused change) must not wait for it."""
+        await self.on_message({"room": self.room.code, "version": version})
+        self.wake()
 
     def _came_back(self, seat: int) -> Change:
         self.room.came_back(seat)

@@ -99,6 +99,13 @@ class RoomStore:
             row = db.execute(select(rooms_table).where(rooms_table.c.code == code)).first()
         return _room(row._mapping) if row is not None else None
 
+    def version(self, code: str) -> int | None:
+        """The stored version of room ``code`` (None: no such room), without reading the room."""
+        with self.engine.connect() as db:
+            version: int | None = db.execute(
+                select(rooms_table.c.version).where(rooms_table.c.code == code)).scalar()
+        return version
+
     def by_game(self, game_id: str) -> Room | None:
         with self.engine.connect() as db:
             row = db.execute(select(rooms_table).where(rooms_table.c.game == game_id)).first()
