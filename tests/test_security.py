@@ -191,3 +191,36 @@ def test_a_locked_database_refuses_the_move_and_changes_nothing(server: ServerPr
     assert before == after
     assert accepted["type"] == "ack"
     assert rejoined["view"]["history"] == json.loads(before)["hands"][-1]["actions"] or rejoined["view"]
+
+
+def test_a_locked_database_on_every_room_path_is_one_line_each(server: ServerProcess) -> None:
+    """Opening a game, opening a room and changing one while another writer holds the store:
+    each answer is one clear line, nothing is stored, and the log holds one line per failure."""
+
+    async def go() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        host = await open_room(server.ws_url, 2, "Ann")
+        lock = sqlite3.connect(server.db, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+        try:
+            answers = [await host.request(message, timeout=60) for message in (
+                {"type": "new", "opponents": ["easy"]},
+                {"type": "create", "players": 3, "name": "Bob"},
+                {"type": "computer", "seat": 1, "level": "easy"},
+            )]
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        later = await host.request({"type": "computer", "seat": 1, "level": "easy"})
+        await host.close()
+        return answers, later
+
+    answers, later = run(go())
+    busy = "could not save the room: the store is busy (database is locked); try again"
+    assert [a["message"] for a in answers] == [
+        busy, busy, "the game could not be saved, so nothing changed: try again"]
+    assert later["type"] == "ack"
+    with sqlite3.connect(server.db) as connection:
+        assert connection.execute("SELECT count(*) FROM rooms").fetchone() == (1,)
+    server.stop()
+    log = server.process.stderr.read().decode() if server.process and server.process.stderr else ""
+    assert log.count("database is locked") == 3 and len(log.splitlines()) == 3, log

@@ -12,6 +12,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from okgin.errors import OkginError
+
 log = logging.getLogger("okgin.server")
 
 Callback = Callable[[dict[str, Any]], Awaitable[None]]
@@ -37,6 +39,8 @@ class LocalBroker:
         for callback in list(self._subscribers.get(channel, ())):
             try:
                 await callback(message)
+            except OkginError as error:  # e.g. the store is locked: one line, not a traceback
+                log.warning("%s: %s", channel, error)
             except Exception:  # one subscriber's fault must not stop the others hearing
                 log.exception("a subscriber of %s failed", channel)
 

@@ -32,6 +32,7 @@ from okgin.server.games import Game
 from okgin.server.protocol import Message
 from okgin.server.room_store import Conflict, GameWrite, RoomStore
 from okgin.server.rooms import Phase, Room, RoomError
+from okgin.server.storage import StorageError
 from okgin.server.thinking import Thinking, computer_player
 
 log = logging.getLogger("okgin.server")
@@ -77,6 +78,7 @@ class LiveRoom:
         self._bots: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._players: dict[tuple[int, str], Player] = {}
+        self._diverged = False
 
     @property
     def channel(self) -> str:
@@ -112,6 +114,8 @@ class LiveRoom:
         # Another process may have changed the room since we last heard (its broker message
         # is still on the way): a refusal or a conflict is then judged once more on the
         # stored room, so a move is never refused for what this process had not yet seen.
+        if self._diverged:
+            self._reload()
         try:
             change = mutate()
         except OkginError:
@@ -131,10 +135,14 @@ class LiveRoom:
             if again:
                 return self._mutate_and_save(mutate, again=False)
             raise RoomError("someone else moved first: look again and retry") from None
-        except Exception as error:  # a locked or lost database: one line in the log, not a traceback
-            log.warning("could not save room %s: %s", self.room.code, getattr(error, "orig", None) or error)
-            self._reload()
+        except StorageError as error:  # a locked or lost database: one line in the log, not a traceback
+            log.warning("room %s: %s", self.room.code, error)
+            with contextlib.suppress(StorageError):  # if unreadable too, the next change reads it first
+                self._reload()
             raise RoomError("the game could not be saved, so nothing changed: try again") from None
+        except BaseException:
+            self._reload()
+            raise
         return change
 
     def _record_results(self, game: Game) -> None:
@@ -160,8 +168,10 @@ class LiveRoom:
 
     def _reload(self) -> None:
         """Read the room and its game back from the store: the truth after a failed change."""
+        self._diverged = True  # until the store is read, memory may hold a change it never took
         room = self.hall.rooms.load(self.room.code)
         if room is None:
+            self._diverged = False
             return
         self.room = room
         stored = self.hall.store.load(room.game) if room.game else None
@@ -169,6 +179,7 @@ class LiveRoom:
             self.game = None
         elif self.game is None or self.game.id != stored.id or not catch_up(self.game.match, stored.record):
             self.game = Game.from_record(stored.id, stored.record)
+        self._diverged = False
 
     # -- frames ---------------------------------------------------------------------------
 
@@ -197,6 +208,8 @@ class LiveRoom:
 
     def _frames(self, watchers: list[Watcher], event: str | None) -> list[list[dict[str, Any]]]:
         """Each watcher's room and state messages; one state per distinct (seat, coach)."""
+        if self._diverged:
+            self._reload()
         made: dict[tuple[int | None, bool], dict[str, Any]] = {}
         out = []
         if event and not (event[0].isdigit() or event in ("deal", "reshuffle")):
@@ -242,7 +255,11 @@ class LiveRoom:
 
     async def attach(self, watcher: Watcher) -> None:
         self.watchers.add(watcher)
-        stored = await anyio.to_thread.run_sync(self.hall.rooms.version, self.room.code)
+        try:
+            stored = await anyio.to_thread.run_sync(self.hall.rooms.version, self.room.code)
+        except StorageError as error:  # show what we hold; the next change reads the store anyway
+            log.warning("room %s: %s", self.room.code, error)
+            stored = None
         caught_up = stored is not None and stored > self.room.version
         if stored is not None and caught_up:
             await self._show_stored(stored)

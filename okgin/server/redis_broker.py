@@ -162,6 +162,8 @@ class RedisBroker:
         for callback in list(self._subscribers.get(channel, ())):
             try:
                 await callback(message)
+            except OkginError as error:  # e.g. the store is locked: one line, not a traceback
+                log.warning("%s: %s", channel, error)
             except Exception:  # one subscriber's fault must not stop the others hearing
                 log.exception("a subscriber of %s failed", channel)
 

@@ -2,7 +2,8 @@
 
 Plain SQLAlchemy Core, the same on SQLite and PostgreSQL. A change writes the room (only if
 its version is the one the change was made from) and the game record in one transaction:
-a conflict writes nothing and the caller reloads. Every call blocks: run it in a thread.
+a conflict writes nothing and the caller reloads. A database that fails (locked, lost)
+raises ``StorageError``, one line. Every call blocks: run it in a thread.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 
 from okgin.server.rooms import Room
-from okgin.server.storage import Store, games_table
+from okgin.server.storage import Store, games_table, storage_errors
 
 _metadata = MetaData()
 rooms_table = Table(
@@ -66,11 +67,12 @@ class RoomStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.engine = store.engine
-        _metadata.create_all(self.engine)
+        with storage_errors(f"cannot open the game store {store.url}"):
+            _metadata.create_all(self.engine)
 
     def create(self, room: Room, game: GameWrite | None = None) -> None:
         now = time.time()
-        with self.engine.begin() as db:
+        with storage_errors("could not save the room"), self.engine.begin() as db:
             db.execute(insert(rooms_table).values(
                 code=room.code, version=room.version, created=now, updated=now,
                 phase=str(room.phase), game=room.game, data=_json(room.to_data()),
@@ -81,7 +83,7 @@ class RoomStore:
     def save(self, room: Room, game: GameWrite | None = None) -> None:
         """Write ``room`` if its stored version is ``room.version``, then bump it. Raises Conflict."""
         now = time.time()
-        with self.engine.begin() as db:
+        with storage_errors("could not save the room"), self.engine.begin() as db:
             written = db.execute(
                 update(rooms_table)
                 .where(rooms_table.c.code == room.code, rooms_table.c.version == room.version)
@@ -95,26 +97,26 @@ class RoomStore:
         room.version += 1
 
     def load(self, code: str) -> Room | None:
-        with self.engine.connect() as db:
+        with storage_errors("could not read the room"), self.engine.connect() as db:
             row = db.execute(select(rooms_table).where(rooms_table.c.code == code)).first()
         return _room(row._mapping) if row is not None else None
 
     def version(self, code: str) -> int | None:
         """The stored version of room ``code`` (None: no such room), without reading the room."""
-        with self.engine.connect() as db:
+        with storage_errors("could not read the room"), self.engine.connect() as db:
             version: int | None = db.execute(
                 select(rooms_table.c.version).where(rooms_table.c.code == code)).scalar()
         return version
 
     def by_game(self, game_id: str) -> Room | None:
-        with self.engine.connect() as db:
+        with storage_errors("could not read the room"), self.engine.connect() as db:
             row = db.execute(select(rooms_table).where(rooms_table.c.game == game_id)).first()
         return _room(row._mapping) if row is not None else None
 
     def remove_idle(self, before: float) -> list[str]:
         """Delete unfinished rooms and games untouched since ``before``; return the room codes."""
         stale = (rooms_table.c.updated < before) & (rooms_table.c.phase != "finished")
-        with self.engine.begin() as db:
+        with storage_errors("could not remove abandoned rooms"), self.engine.begin() as db:
             codes = [row.code for row in db.execute(select(rooms_table.c.code).where(stale))]
             db.execute(delete(rooms_table).where(stale))
             db.execute(delete(games_table).where(

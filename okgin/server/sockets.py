@@ -34,6 +34,7 @@ from okgin.server.protocol import (
     text_field,
 )
 from okgin.server.rooms import PHRASES, Phase, Room, RoomError
+from okgin.server.storage import StorageError
 
 log = logging.getLogger("okgin.server")
 CREATES = frozenset({"new", "create"})
@@ -112,6 +113,9 @@ class Connection:
                 raise limited  # refused, but answered with its id so the page knows which
             self._check_id(ident)
             await self._dispatch(message)
+        except StorageError as error:  # the store, not the page, failed: one line in the log too
+            log.warning("%s", error)
+            self.outbox.put_nowait(error_json(str(error), ident))
         except OkginError as error:
             self.outbox.put_nowait(error_json(str(error), ident))
         except Exception:  # never a traceback to the page; the server keeps running

@@ -89,14 +89,14 @@ class Store:
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.engine: Engine = _open(url)
         self.url = self.engine.url.render_as_string(hide_password=True)
-        with _clear_errors(f"cannot open the game store {self.url}"):
+        with storage_errors(f"cannot open the game store {self.url}"):
             _metadata.create_all(self.engine)
             _add_version_column(self.engine)
 
     def create(self, game_id: str, levels: Sequence[str], record: dict[str, Any]) -> int:
         """Insert a new game; return its version (1)."""
         now = time.time()
-        with _clear_errors("could not save the game"), self.engine.begin() as db:
+        with storage_errors("could not save the game"), self.engine.begin() as db:
             db.execute(insert(games_table).values(
                 id=game_id, created=now, updated=now, status="playing", version=1,
                 levels=json.dumps(list(levels)), record=_compact(record),
@@ -125,7 +125,7 @@ class Store:
         where = games_table.c.id == game_id
         if version is not None:
             where &= games_table.c.version == version
-        with _clear_errors("could not save the game"), self.engine.begin() as db:
+        with storage_errors("could not save the game"), self.engine.begin() as db:
             row = db.execute(update(games_table).where(where).values(**values)
                              .returning(games_table.c.version)).first()
         if row is None:
@@ -134,7 +134,7 @@ class Store:
         return new_version
 
     def load(self, game_id: str) -> StoredGame | None:
-        with _clear_errors("could not read the game"), self.engine.connect() as db:
+        with storage_errors("could not read the game"), self.engine.connect() as db:
             row = db.execute(select(games_table).where(games_table.c.id == game_id)).first()
         return _stored(row._mapping) if row is not None else None
 
@@ -144,7 +144,7 @@ class Store:
             select(games_table).where(games_table.c.status == "finished")
             .order_by(games_table.c.updated.desc()).limit(limit)
         )
-        with _clear_errors("could not read the games"), self.engine.connect() as db:
+        with storage_errors("could not read the games"), self.engine.connect() as db:
             return [_stored(row._mapping) for row in db.execute(query)]
 
     def close(self) -> None:
@@ -165,7 +165,7 @@ def _open(url: str) -> Engine:
 
 
 @contextlib.contextmanager
-def _clear_errors(doing: str) -> Iterator[None]:
+def storage_errors(doing: str) -> Iterator[None]:
     """Turn a database failure into a StorageError with one line saying what and why."""
     try:
         yield
