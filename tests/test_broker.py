@@ -86,12 +86,22 @@ def test_a_move_in_one_hall_reaches_the_other_and_stale_changes_are_refused(tmp_
     assert stale == "" and after == stored + 1
 
 
-def _two_person_room(hall_store: RoomStore) -> tuple[Room, Game, str]:
-    room, host_token = Room.create(preset("oklahoma"), 2, "Ana")
+async def _halls_apart(path: Path) -> tuple[Store, LiveRoom, LiveRoom, int]:
+    """A two-person room started in hall one and loaded in hall two, whose brokers never reach
+    each other (as when a process dies between saving a change and publishing it); the seat
+    to act first."""
+    store = Store(f"sqlite:///{path}")
+    one, two = (Hall(RoomStore(store), LocalBroker(), Thinking()) for _ in range(2))
+    room, _ = Room.create(preset("oklahoma"), 2, "Ana")
     room.sit(1, "Ben")
     game = Game.deal(room.rules, seed=4)
     room.start(0, game.id)
-    return room, game, host_token
+    live_one = await one.create(room, game)
+    live_two = await two.get(room.code)
+    assert live_two is not None and live_two.game is not None
+    mover = live_two.game.to_act()
+    assert mover is not None
+    return store, live_one, live_two, mover
 
 
 def _first_legal(live: LiveRoom, seat: int) -> str:
@@ -110,14 +120,7 @@ def test_a_change_whose_event_was_lost_is_shown_when_a_player_comes_back(tmp_pat
     other watchers there: the move was saved, so it happened."""
 
     async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]], int, str]:
-        store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-        one, two = (Hall(RoomStore(store), LocalBroker(), Thinking()) for _ in range(2))
-        room, game, _ = _two_person_room(one.rooms)
-        live_one = await one.create(room, game)
-        live_two = await two.get(room.code)
-        assert live_two is not None and live_two.game is not None
-        mover = live_two.game.to_act()
-        assert mover is not None
+        store, live_one, live_two, mover = await _halls_apart(tmp_path / "g.db")
         guest: list[dict[str, Any]] = []
         await live_two.attach(Watcher(guest.append, 1 - mover))
         guest.clear()
@@ -141,14 +144,7 @@ def test_a_refused_change_shows_what_the_store_held(tmp_path: Path) -> None:
     watchers are shown that room (else the refused player looks at the old state again)."""
 
     async def go() -> tuple[str, list[dict[str, Any]], str]:
-        store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-        one, two = (Hall(RoomStore(store), LocalBroker(), Thinking()) for _ in range(2))
-        room, game, _ = _two_person_room(one.rooms)
-        live_one = await one.create(room, game)
-        live_two = await two.get(room.code)
-        assert live_two is not None and live_two.game is not None
-        mover = live_two.game.to_act()
-        assert mover is not None
+        store, live_one, live_two, mover = await _halls_apart(tmp_path / "g.db")
         seen: list[dict[str, Any]] = []
         live_two.watchers.add(Watcher(seen.append, mover))
         text = _first_legal(live_two, mover)
