@@ -29,7 +29,14 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 
 from okgin.server.rooms import Room
-from okgin.server.storage import Store, games_table, storage_errors
+from okgin.server.storage import (
+    Store,
+    compact_json,
+    games_table,
+    new_game_row,
+    saved_game_row,
+    storage_errors,
+)
 
 _metadata = MetaData()
 rooms_table = Table(
@@ -75,7 +82,7 @@ class RoomStore:
         with storage_errors("could not save the room"), self.engine.begin() as db:
             db.execute(insert(rooms_table).values(
                 code=room.code, version=room.version, created=now, updated=now,
-                phase=str(room.phase), game=room.game, data=_json(room.to_data()),
+                phase=str(room.phase), game=room.game, data=compact_json(room.to_data()),
             ))
             if game is not None:
                 _write_game(db, game, now)
@@ -88,7 +95,7 @@ class RoomStore:
                 update(rooms_table)
                 .where(rooms_table.c.code == room.code, rooms_table.c.version == room.version)
                 .values(version=room.version + 1, updated=now, phase=str(room.phase), game=room.game,
-                        data=_json(room.to_data()))
+                        data=compact_json(room.to_data()))
             ).rowcount
             if written != 1:
                 raise Conflict(room.code)
@@ -125,22 +132,12 @@ class RoomStore:
 
 
 def _write_game(db: Connection, game: GameWrite, now: float) -> None:
-    record = json.dumps(game.record, separators=(",", ":"), ensure_ascii=False)
     if game.new:
-        db.execute(insert(games_table).values(
-            id=game.id, created=now, updated=now, status="playing", levels=json.dumps(game.levels),
-            record=record,
-        ))
-        return
-    values: dict[str, Any] = {"updated": now, "record": record}
-    if game.winner is not None:
-        values |= {"status": "finished", "winner": game.winner, "scores": json.dumps(list(game.scores or ()))}
-    db.execute(update(games_table).where(games_table.c.id == game.id).values(**values))
+        db.execute(insert(games_table).values(new_game_row(game.id, game.levels, game.record, now)))
+    else:
+        values = saved_game_row(game.record, game.winner, game.scores, now)
+        db.execute(update(games_table).where(games_table.c.id == game.id).values(values))
 
 
 def _room(row: Any) -> Room:
     return Room.from_data(row["code"], row["version"], json.loads(row["data"]))
-
-
-def _json(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
