@@ -77,6 +77,7 @@ class LiveRoom:
         self._pushed = room.version
         self._bots: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
+        self._timed: tuple[str, int, tuple[int, int]] | None = None
         self._players: dict[tuple[int, str], Player] = {}
         self._diverged = False
 
@@ -104,6 +105,7 @@ class LiveRoom:
             return change
         if change.game and self.room.solo and self.game is not None and self.game.match.final:
             self._record_results(self.game)
+        self._arm_timer()  # before the frames are made: they carry the new turn's deadline
         await self.hall.broker.publish(self.channel, {
             "room": self.room.code, "version": self.room.version, "event": change.event, "from": PROCESS,
         })
@@ -350,24 +352,38 @@ class LiveRoom:
         return Change(str(action).strip(), game=True)
 
     def _arm_timer(self) -> None:
-        """With a turn timer, a person who lets it run out has that one move made for them."""
+        """With a turn timer, a person who lets it run out has that one move made for them.
+
+        Armed once per turn: a later call for the same turn (someone entering the room, a
+        frame shown again) leaves the deadline alone, so nobody's arrival gives more time."""
+        turn = self._turn()
+        if turn is not None and turn == self._timed and self._timer is not None and not self._timer.done():
+            return
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.deadline = None
-        game, timer = self.game, self.room.timer
-        if timer is None or game is None or self.room.phase is not Phase.PLAYING:
-            return
-        seat = game.to_act()
-        if seat is None or self.room.levels()[seat] is not None:
+        self.deadline, self._timed = None, turn
+        timer = self.room.timer
+        if turn is None or timer is None:
             return
         self.deadline = time.time() + timer
-        self._timer = asyncio.get_running_loop().create_task(self._time_out(game, seat, game.moves, timer))
+        self._timer = asyncio.get_running_loop().create_task(self._time_out(turn, timer))
 
-    async def _time_out(self, game: Game, seat: int, moves: tuple[int, int], timer: float) -> None:
+    def _turn(self) -> tuple[str, int, tuple[int, int]] | None:
+        """The person's turn a timer would run for: (game, seat, moves), or None."""
+        game = self.game
+        if self.room.timer is None or game is None or self.room.phase is not Phase.PLAYING:
+            return None
+        seat = game.to_act()
+        if seat is None or self.room.levels()[seat] is not None:
+            return None
+        return game.id, seat, game.moves
+
+    async def _time_out(self, turn: tuple[str, int, tuple[int, int]], timer: float) -> None:
         await asyncio.sleep(timer)
-        if self.game is not game or game.moves != moves:
-            return
+        game, (_, seat, moves) = self.game, turn
+        if game is None or self._turn() != turn:
+            return  # the person moved in time (or the game moved on another way)
         view = game.match.view(seat)
         action = await self.hall.thinking.decide("normal", self._player(seat, "normal"), view, game.rng)
         self._timer = None
