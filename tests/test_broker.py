@@ -4,6 +4,7 @@ made in one reaches the other's watchers, which reloads the newer version from t
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -162,3 +163,18 @@ def test_a_refused_change_shows_what_the_store_held(tmp_path: Path) -> None:
     assert refusal, "a move made from a state the store has left behind was accepted"
     states = [m for m in seen if m["type"] == "state"]
     assert states and states[-1]["view"]["history"][-1] == event
+
+
+def test_a_move_in_a_room_removed_as_abandoned_says_so(tmp_path: Path) -> None:
+    async def go() -> str:
+        store, live_one, _, mover = await _halls_apart(tmp_path / "g.db")
+        live_one.hall.rooms.remove_idle(time.time() + 1)  # another process's sweep, say
+        text, refusal = _first_legal(live_one, mover), ""
+        try:
+            await live_one.commit(lambda: _move(live_one, mover, text))
+        except OkginError as error:
+            refusal = str(error)
+        store.close()
+        return refusal
+
+    assert run(go()) == "this room was closed after a long time without a move: start a new game"

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from scripted_client import Client, assert_fair, choose, open_room, run, take_seat, wait_for
 from server_process import ServerProcess
@@ -170,3 +171,50 @@ def test_a_turn_timer_that_runs_out_makes_that_one_move_for_the_person(server: S
     assert len({event.split()[0] for event in moves}) == 2, moves  # both people's time ran out
     assert own["view"]["history"][-1].startswith("0 ") and own["event"] == own["view"]["history"][-1]
     assert len(own["view"]["history"]) == len(mine["view"]["history"]) + 1
+
+
+def test_abandoned_unfinished_games_and_rooms_are_removed_after_the_idle_time(tmp_path: Path) -> None:
+    # --idle-hours 0.0005 is 1.8 s; the server sweeps every second (a quarter of it, at least 1 s)
+    server = ServerProcess(tmp_path / "idle.db", allow_seeds=True, extra=("--idle-hours", "0.0005")).start()
+
+    async def go() -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=server.url) as web:
+            finished = await Client.connect(server.ws_url)
+            await finished.open_game({"type": "new", "opponents": ["easy"], "seed": 3,
+                                      "rules": {"preset": "oklahoma", "target": 10}})
+            assert (await finished.play())["final"] is not None
+            left = await Client.connect(server.ws_url)  # a game opened and left at once
+            await left.open_game({"type": "new", "opponents": ["easy"], "seed": 4})
+            lobby = await open_room(server.ws_url, 2, "Ann")  # a room nobody joined
+            staying = await Client.connect(server.ws_url)  # open all along, but nobody moves
+            await staying.open_game({"type": "new", "opponents": ["easy"], "seed": 5})
+            waiting = await staying.wait_my_move()
+            before = (await web.get(f"/games/{left.game}/record")).status_code
+            for client in (finished, left, lobby):
+                await client.close()
+            await asyncio.sleep(3.5)
+            back = await Client.connect(server.ws_url)
+            move = choose(waiting)
+            assert move is not None
+            outcome = {
+                "before": before,
+                "finished": (await web.get(f"/games/{finished.game}/record")).status_code,
+                "left": (await web.get(f"/games/{left.game}/record")).status_code,
+                "rejoin": (await back.request({"type": "join", "game": left.game}))["message"],
+                "lobby": (await back.request({"type": "enter", "room": lobby.room}))["message"],
+                "staying": (await staying.request(move))["type"],
+            }
+            await back.close()
+            await staying.close()
+            return outcome
+
+    try:
+        outcome = run(go())
+    finally:
+        server.stop()
+    assert outcome == {
+        "before": 403,  # there, and unfinished, before the idle time ran out
+        "finished": 200,  # a finished game stays, its record downloadable
+        "left": 404, "rejoin": "no such game: start a new game", "lobby": "no such room: check the link",
+        "staying": "ack",  # a game someone has open is not abandoned, however long they think
+    }

@@ -172,9 +172,8 @@ class LiveRoom:
         """Read the room and its game back from the store: the truth after a failed change."""
         self._diverged = True  # until the store is read, memory may hold a change it never took
         room = self.hall.rooms.load(self.room.code)
-        if room is None:
-            self._diverged = False
-            return
+        if room is None:  # removed as abandoned (by another process, or while we were away)
+            raise RoomError("this room was closed after a long time without a move: start a new game")
         self.room = room
         stored = self.hall.store.load(room.game) if room.game else None
         if stored is None:
@@ -446,8 +445,10 @@ class Hall:
             self.broker.unsubscribe(live.channel, live.on_message)
 
     async def sweep(self, idle_seconds: float) -> list[str]:
-        """Remove unfinished rooms and games nobody has touched for ``idle_seconds``."""
-        removed = await anyio.to_thread.run_sync(self.rooms.remove_idle, time.time() - idle_seconds)
+        """Remove unfinished rooms and games nobody has touched for ``idle_seconds`` (a room a
+        connection here watches is not abandoned, however long its players think)."""
+        watched = [code for code, live in self._live.items() if live.watchers]
+        removed = await anyio.to_thread.run_sync(self.rooms.remove_idle, time.time() - idle_seconds, watched)
         for code in removed:
             live = self._live.pop(code, None)
             if live is not None:

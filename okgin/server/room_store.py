@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,10 +121,19 @@ class RoomStore:
             row = db.execute(select(rooms_table).where(rooms_table.c.game == game_id)).first()
         return _room(row._mapping) if row is not None else None
 
-    def remove_idle(self, before: float) -> list[str]:
-        """Delete unfinished rooms and games untouched since ``before``; return the room codes."""
+    def remove_idle(self, before: float, watched: Sequence[str] = ()) -> list[str]:
+        """Delete unfinished rooms and games untouched since ``before``; return the room codes.
+
+        The rooms ``watched`` (someone has them open, though nobody moves) and their games
+        count as touched now: they are not abandoned."""
+        now = time.time()
         stale = (rooms_table.c.updated < before) & (rooms_table.c.phase != "finished")
         with storage_errors("could not remove abandoned rooms"), self.engine.begin() as db:
+            if watched:
+                kept = rooms_table.c.code.in_(watched)
+                db.execute(update(rooms_table).where(kept).values(updated=now))
+                db.execute(update(games_table).where(games_table.c.id.in_(
+                    select(rooms_table.c.game).where(kept).scalar_subquery())).values(updated=now))
             codes = [row.code for row in db.execute(select(rooms_table.c.code).where(stale))]
             db.execute(delete(rooms_table).where(stale))
             db.execute(delete(games_table).where(
