@@ -165,6 +165,32 @@ def test_floods_are_limited_then_closed(server: ServerProcess) -> None:
     assert news == {"too many new games: wait a few seconds"}
 
 
+def test_coach_questions_are_limited_apart_from_other_messages(server: ServerProcess) -> None:
+    """Each hint costs engine time: a page may ask 2 a second (burst 10), a flood of them is
+    refused without being worked out, and a move still goes through meanwhile."""
+
+    async def go() -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+        client = await Client.connect(server.ws_url)
+        await client.open_game({"type": "new", "opponents": ["easy"]})
+        state = await client.wait_my_move()
+        for _ in range(30):
+            await client.socket.send(json.dumps({"type": "hint"}))
+        answers = []
+        while len(answers) < 30:
+            message = await client.receive()
+            if message["type"] in ("hint", "error"):
+                answers.append(message["type"] if message["type"] == "hint" else message["message"])
+        move = await client.request({"type": "act", "action": state["view"]["legal"][0]})
+        await asyncio.sleep(0.6)
+        later = await client.request({"type": "hint"})
+        await client.close()
+        return answers, move, later
+
+    answers, move, later = run(go())
+    assert answers == ["hint"] * 10 + ["too many coach questions: at most 2 a second"] * 20
+    assert move["type"] == "ack" and later["type"] == "hint"
+
+
 def test_a_locked_database_refuses_the_move_and_changes_nothing(server: ServerProcess) -> None:
     async def go() -> tuple[dict[str, Any], str, str, dict[str, Any], dict[str, Any]]:
         client = await Client.connect(server.ws_url)

@@ -29,6 +29,10 @@ class Limits:
     game_burst: float = 10.0
     address_games: float = 2.0
     address_game_burst: float = 60.0
+    # The coach's answers cost milliseconds of engine time each, holding the interpreter lock:
+    # a page asks once per turn (and on a Hint), so 2 a second is plenty for a person.
+    coach: float = 2.0
+    coach_burst: float = 10.0
 
 
 class Bucket:
@@ -101,6 +105,7 @@ class ConnectionLimits:
         self._address = address
         self._messages = Bucket(limits.messages, limits.message_burst)
         self._games = Bucket(limits.games, limits.game_burst)
+        self._coach = Bucket(limits.coach, limits.coach_burst)
 
     def message(self) -> RateLimited | None:
         """Count one message; the error to answer when this connection or address sends too many."""
@@ -116,3 +121,8 @@ class ConnectionLimits:
             raise RateLimited("too many new games: wait a few seconds")
         if not self._limiter._games.take(self._address):
             raise RateLimited("too many new games from your address: wait a few seconds")
+
+    def coach(self) -> None:
+        """Count one hint, advice or review. Raises RateLimited when asked too often."""
+        if not self._coach.take():
+            raise RateLimited(f"too many coach questions: at most {self._limiter.limits.coach:g} a second")
