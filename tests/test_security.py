@@ -165,6 +165,31 @@ def test_floods_are_limited_then_closed(server: ServerProcess) -> None:
     assert news == {"too many new games: wait a few seconds"}
 
 
+def test_an_address_reconnecting_without_end_is_closed_before_it_is_read(server: ServerProcess) -> None:
+    """A flooder closed for flooding opens another connection, and another: an address may
+    open 60 at once and then 5 a second; the next is closed before anything it sends is read."""
+
+    async def go() -> tuple[int, str, dict[str, Any]]:
+        opened = [await websockets.connect(server.ws_url) for _ in range(60)]
+        refused = await websockets.connect(server.ws_url)
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await refused.send(json.dumps({"type": "new"}))
+            await refused.recv()
+        for socket in opened:
+            await socket.close()
+        await asyncio.sleep(0.5)  # two or three more, a moment later
+        client = await Client.connect(server.ws_url)
+        state = await client.open_game({"type": "new"})
+        await client.close()
+        frame = closed.value.rcvd
+        assert frame is not None
+        return frame.code, frame.reason, state
+
+    code, reason, state = run(go())
+    assert (code, reason) == (1008, "too many connections from your address: wait a few seconds")
+    assert state["type"] == "state"
+
+
 def test_coach_questions_are_limited_apart_from_other_messages(server: ServerProcess) -> None:
     """Each hint costs engine time: a page may ask 2 a second (burst 10), a flood of them is
     refused without being worked out, and a move still goes through meanwhile."""

@@ -39,7 +39,7 @@ from okgin.server.storage import StorageError
 log = logging.getLogger("okgin.server")
 CREATES = frozenset({"new", "create"})
 COACH = frozenset({"hint", "advice", "review"})
-FLOOD_CLOSE = 200
+FLOOD_CLOSE = 50
 """Messages refused for a rate limit after which the connection is closed (a person's page,
 far below the limits, is never refused at all)."""
 
@@ -347,4 +347,9 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     limiter: Limiter = state.limiter
     address = websocket.client.host if websocket.client else "unknown"
-    await Connection(websocket, state.hall, limiter.for_connection(address), settings).run()
+    try:
+        limits = limiter.for_connection(address)
+    except RateLimited as error:  # closed before anything it sends is read
+        await websocket.close(1008, str(error))
+        return
+    await Connection(websocket, state.hall, limits, settings).run()
