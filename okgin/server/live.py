@@ -261,9 +261,10 @@ class LiveRoom:
         except StorageError as error:  # show what we hold; the next change reads the store anyway
             log.warning("room %s: %s", self.room.code, error)
             stored = None
-        caught_up = stored is not None and stored > self.room.version
-        if stored is not None and caught_up:
+        caught_up = False
+        if stored is not None and stored > self.room.version:
             await self._show_stored(stored)
+            caught_up = True
         seat = watcher.seat
         if seat is not None and self.room.seats[seat].away_since is not None:
             await self.commit(lambda: self._came_back(seat))
