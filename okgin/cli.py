@@ -217,21 +217,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("serve", help="serve the web game (http://127.0.0.1:8000)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on")
+    p.add_argument("--port", type=_port, default=8000, help="port to listen on")
     p.add_argument("--db", default="sqlite:///okgin.db", help="SQLAlchemy URL of the game store")
     p.add_argument("--broker", default=None, help="redis://… to share rooms between processes")
     p.add_argument("--allow-seeds", action="store_true",
                    help="let clients choose the shuffle's seed (for tests only: it reveals every card)")
     p.add_argument("--origin", action="append", default=[],
                    help="another origin allowed to open the WebSocket (e.g. https://example.com)")
-    p.add_argument("--idle-hours", type=float, default=24.0,
+    p.add_argument("--idle-hours", type=_not_negative, default=24.0,
                    help="remove unfinished games untouched this long (0: never; default 24)")
-    p.add_argument("--away-seconds", type=float, default=60.0,
+    p.add_argument("--away-seconds", type=_not_negative, default=60.0,
                    help="how long a player is away before the host may seat a computer for them")
     p.add_argument("--no-address-limits", action="store_true",
                    help="no rate limits per address, only per connection (for a load test from one host)")
     p.set_defaults(run=_cmd_serve)
     return parser
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: a whole number from 0 to 65535")
+    return int(text)
+
+
+def _not_negative(text: str) -> float:
+    """A duration; a negative one would, for --idle-hours, remove every unfinished game at once."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration: a number, 0 or more")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

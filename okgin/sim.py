@@ -339,10 +339,13 @@ def make_config(
         raise OkginError("--matches and --jobs must be at least 1")
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
         raise OkginError(f"--budget is hard's guessed deals per look-ahead, from 1 to {MAX_BUDGET}")
-    return SimConfig(
-        tuple(levels), matches, chosen, seed, jobs, budget,
-        Path(records) if records is not None else None, timing=timing,
-    )
+    folder = Path(records) if records is not None else None
+    if folder is not None:  # before any match is played, not after the first one
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OkginError(f"cannot keep records in {records}: {error.strerror}") from None
+    return SimConfig(tuple(levels), matches, chosen, seed, jobs, budget, folder, timing=timing)
 
 
 def _run_with_progress(config: SimConfig) -> list[MatchStats]:

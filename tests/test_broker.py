@@ -4,11 +4,13 @@ made in one reaches the other's watchers, which reloads the newer version from t
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
 from scripted_client import run
 
+from okgin.errors import OkginError
 from okgin.rules import preset
 from okgin.server.broker import LocalBroker, make_broker
 from okgin.server.games import Game
@@ -83,3 +85,96 @@ def test_a_move_in_one_hall_reaches_the_other_and_stale_changes_are_refused(tmp_
     assert any(m["event"] == f"0 {text}" for m in states)
     assert all(m["view"]["hand"] == [] for m in states)
     assert stale == "" and after == stored + 1
+
+
+async def _halls_apart(path: Path) -> tuple[Store, LiveRoom, LiveRoom, int]:
+    """A two-person room started in hall one and loaded in hall two, whose brokers never reach
+    each other (as when a process dies between saving a change and publishing it); the seat
+    to act first."""
+    store = Store(f"sqlite:///{path}")
+    one, two = (Hall(RoomStore(store), LocalBroker(), Thinking()) for _ in range(2))
+    room, _ = Room.create(preset("oklahoma"), 2, "Ana")
+    room.sit(1, "Ben")
+    game = Game.deal(room.rules, seed=4)
+    room.start(0, game.id)
+    live_one = await one.create(room, game)
+    live_two = await two.get(room.code)
+    assert live_two is not None and live_two.game is not None
+    mover = live_two.game.to_act()
+    assert mover is not None
+    return store, live_one, live_two, mover
+
+
+def _first_legal(live: LiveRoom, seat: int) -> str:
+    assert live.game is not None
+    return str(live.game.match.view(seat).legal[0]).split(" ", 1)[1]
+
+
+def _move(live: LiveRoom, seat: int, text: str) -> Change:
+    assert live.game is not None
+    return Change(str(live.game.act(seat, text)), game=True)
+
+
+def test_a_change_whose_event_was_lost_is_shown_when_a_player_comes_back(tmp_path: Path) -> None:
+    """Hall one saves a move and dies before publishing it (here: its broker reaches nobody).
+    Hall two must not show the player coming back the state before that move, nor keep its
+    other watchers there: the move was saved, so it happened."""
+
+    async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]], int, str]:
+        store, live_one, live_two, mover = await _halls_apart(tmp_path / "g.db")
+        guest: list[dict[str, Any]] = []
+        await live_two.attach(Watcher(guest.append, 1 - mover))
+        guest.clear()
+        made = await live_one.commit(lambda: _move(live_one, mover, _first_legal(live_one, mover)))
+        assert made.event is not None
+        back: list[dict[str, Any]] = []
+        await live_two.attach(Watcher(back.append, mover))  # the mover, through the other hall
+        store.close()
+        return back, guest, mover, made.event
+
+    back, guest, mover, event = run(go())
+    states = [m for m in back if m["type"] == "state"]
+    assert len(states) == 1, "the player coming back gets the current state once"
+    assert states[0]["view"]["history"][-1] == event
+    assert states[0]["view"]["to_act"] != mover or states[0]["view"]["phase"] == "discard"
+    assert [m["view"]["history"][-1] for m in guest if m["type"] == "state"] == [event]
+
+
+def test_a_refused_change_shows_what_the_store_held(tmp_path: Path) -> None:
+    """A move judged on a room that missed an event is refused on the stored room, and the
+    watchers are shown that room (else the refused player looks at the old state again)."""
+
+    async def go() -> tuple[str, list[dict[str, Any]], str]:
+        store, live_one, live_two, mover = await _halls_apart(tmp_path / "g.db")
+        seen: list[dict[str, Any]] = []
+        live_two.watchers.add(Watcher(seen.append, mover))
+        text = _first_legal(live_two, mover)
+        made = await live_one.commit(lambda: _move(live_one, mover, text))
+        refusal = ""
+        try:  # the same move again, judged on the stale room in hall two
+            await live_two.commit(lambda: _move(live_two, mover, text))
+        except OkginError as error:
+            refusal = str(error)
+        store.close()
+        assert made.event is not None
+        return refusal, seen, made.event
+
+    refusal, seen, event = run(go())
+    assert refusal, "a move made from a state the store has left behind was accepted"
+    states = [m for m in seen if m["type"] == "state"]
+    assert states and states[-1]["view"]["history"][-1] == event
+
+
+def test_a_move_in_a_room_removed_as_abandoned_says_so(tmp_path: Path) -> None:
+    async def go() -> str:
+        store, live_one, _, mover = await _halls_apart(tmp_path / "g.db")
+        live_one.hall.rooms.remove_idle(time.time() + 1)  # another process's sweep, say
+        text, refusal = _first_legal(live_one, mover), ""
+        try:
+            await live_one.commit(lambda: _move(live_one, mover, text))
+        except OkginError as error:
+            refusal = str(error)
+        store.close()
+        return refusal
+
+    assert run(go()) == "this room was closed after a long time without a move: start a new game"

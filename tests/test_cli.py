@@ -191,3 +191,26 @@ def test_replay_of_hostile_content_is_one_line_exit_2(tmp_path, content, message
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("okgin replay: ") and done.stderr.endswith(message + "\n")
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["serve", "--port", "70000"], "argument --port: '70000' is not a port"),
+    (["serve", "--port", "eighty"], "argument --port: 'eighty' is not a port"),
+    # a negative idle time would remove every unfinished game, the ones in play too
+    (["serve", "--idle-hours", "-1"], "argument --idle-hours: '-1' is not a duration"),
+    (["serve", "--away-seconds", "nan"], "argument --away-seconds: 'nan' is not a duration"),
+])
+def test_serve_refuses_bad_options_before_serving(argv, message, capsys):
+    with pytest.raises(SystemExit) as exited:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and message in err.splitlines()[-1]
+
+
+def test_sim_with_a_records_folder_it_cannot_make_is_one_line(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    status, out, err = run(["sim", "easy", "simple", "--matches", "1", "--quiet",
+                            "--records", str(blocker / "records")], capsys)
+    assert status == 2 and out == ""
+    assert err == f"okgin sim: cannot keep records in {blocker / 'records'}: Not a directory\n"

@@ -36,3 +36,25 @@ def test_saves_are_compare_and_set_and_idle_games_go(tmp_path: Path) -> None:
     assert sorted(rooms.remove_idle(time.time() + 1)) == sorted([room.code, lobby.code])
     assert rooms.load(room.code) is None and store.load(game.id) is None
     store.close()
+
+
+def test_a_room_writes_its_game_as_the_games_table_does(tmp_path: Path) -> None:
+    """The game row a room's change writes is the one Store.save writes: its version grows
+    with each save and a finished game carries its winner and scores."""
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    rooms = RoomStore(store)
+    game = Game.deal(preset("oklahoma"), seed=2)
+    room, _ = Room.solo_game(game.match.rules, ["easy"])
+    room.game = game.id
+    rooms.create(room, GameWrite(game.id, game.record(room.names), room.levels(), new=True))
+    created = store.load(game.id)
+    rooms.save(room, GameWrite(game.id, game.record(room.names), room.levels()))
+    saved = store.load(game.id)
+    rooms.save(room, GameWrite(game.id, game.record(room.names), room.levels(), winner=1, scores=(20, 170)))
+    finished = store.load(game.id)
+    store.close()
+    assert created is not None and saved is not None and finished is not None
+    assert (created.version, saved.version, finished.version) == (1, 2, 3)
+    assert created.levels == (None, "easy")
+    assert not saved.finished and finished.finished
+    assert (finished.winner, finished.scores) == (1, (20, 170))

@@ -4,12 +4,16 @@ spectator, a seat handed to a computer player and given back, quick phrases, a r
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from scripted_client import Client, assert_fair, open_room, run, take_seat, wait_for
+from scripted_client import Client, assert_fair, choose, open_room, run, take_seat, wait_for
 from server_process import ServerProcess
 
 SHORT = {"preset": "oklahoma-multiplayer", "target": 30}
@@ -115,3 +119,102 @@ def test_lobby_rules_and_quick_phrases(server: ServerProcess) -> None:
     assert "the game has not started" in errors[6]
     assert "your name must be 1 to 20 characters" in errors[7]
     assert said == [{"type": "said", "seat": 1, "name": "Bob", "phrase": "Nice!"}]
+
+
+def _store_turn_timer(db: Path, code: str, seconds: int) -> None:
+    """Give a stored room a turn timer no page offers (1 s, so the test need not wait 30), as
+    another process's change would: a newer version, which the server reloads before its next
+    change to the room."""
+    with sqlite3.connect(db) as connection:
+        (data,) = connection.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+        connection.execute("UPDATE rooms SET data = ?, version = version + 1 WHERE code = ?",
+                           (json.dumps({**json.loads(data), "timer": seconds}), code))
+
+
+def test_a_turn_timer_that_runs_out_makes_that_one_move_for_the_person(server: ServerProcess) -> None:
+    async def go() -> tuple[float, list[tuple[float, dict[str, Any]]], dict[str, Any], dict[str, Any]]:
+        host = await open_room(server.ws_url, 2, "Ann", timer=30)
+        assert host.room
+        guest = await take_seat(server.ws_url, host.room, 1, "Bob")
+        _store_turn_timer(server.db, host.room, 1)
+        assert (await host.request({"type": "start", "seed": 5}))["type"] == "ack"
+        assert host.room_state is not None and host.room_state["deadline"] is not None
+        started = host.room_state["deadline"] - 1
+        await asyncio.sleep(0.5)
+        watcher = await Client.connect(server.ws_url)  # someone arriving gives nobody more time
+        await watcher.request({"type": "enter", "room": host.room})
+        assert watcher.room_state is not None and watcher.room_state["deadline"] == started + 1
+        seen: list[tuple[float, dict[str, Any]]] = []  # nobody moves: what does the server do?
+        while sum(1 for _, m in seen if m["type"] == "state") < 4:
+            message = await host.receive(10)
+            seen.append((time.time(), message))
+        mine = await host.wait_my_move()  # now Ann moves in time herself
+        message = choose(mine)
+        assert message is not None
+        answer = await host.request(message)
+        own = host.state
+        assert own is not None and answer["type"] == "ack"
+        for client in (host, guest, watcher):
+            await client.close()
+        return started, seen, mine, own
+
+    started, seen, mine, own = run(go())
+    due = started + 1  # the deadline the start's room frame showed
+    for when, message in seen:
+        if message["type"] == "room":  # a change: the room (with the next turn's deadline), then the state
+            assert message["timer"] == 1 and message["seats"][0]["kind"] == "person"
+            assert all(s["stand_in"] is None and not s["away"] for s in message["seats"])
+            assert abs(message["deadline"] - (when + 1)) < 0.1, "the frame shows the next turn's time"
+            assert due - 0.01 <= when < due + 0.5, "a move was made for a person off their time"
+            due = message["deadline"]
+    moves = [m["event"] for _, m in seen if m["type"] == "state"]
+    assert len({event.split()[0] for event in moves}) == 2, moves  # both people's time ran out
+    assert own["view"]["history"][-1].startswith("0 ") and own["event"] == own["view"]["history"][-1]
+    assert len(own["view"]["history"]) == len(mine["view"]["history"]) + 1
+
+
+def test_abandoned_unfinished_games_and_rooms_are_removed_after_the_idle_time(tmp_path: Path) -> None:
+    # --idle-hours 0.0005 is 1.8 s; the server sweeps every second (a quarter of it, at least 1 s)
+    server = ServerProcess(tmp_path / "idle.db", allow_seeds=True, extra=("--idle-hours", "0.0005")).start()
+
+    async def go() -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=server.url) as web:
+            finished = await Client.connect(server.ws_url)
+            await finished.open_game({"type": "new", "opponents": ["easy"], "seed": 3,
+                                      "rules": {"preset": "oklahoma", "target": 10}})
+            assert (await finished.play())["final"] is not None
+            left = await Client.connect(server.ws_url)  # a game opened and left at once
+            await left.open_game({"type": "new", "opponents": ["easy"], "seed": 4})
+            lobby = await open_room(server.ws_url, 2, "Ann")  # a room nobody joined
+            staying = await Client.connect(server.ws_url)  # open all along, but nobody moves
+            await staying.open_game({"type": "new", "opponents": ["easy"], "seed": 5})
+            waiting = await staying.wait_my_move()
+            before = (await web.get(f"/games/{left.game}/record")).status_code
+            for client in (finished, left, lobby):
+                await client.close()
+            await asyncio.sleep(3.5)
+            back = await Client.connect(server.ws_url)
+            move = choose(waiting)
+            assert move is not None
+            outcome = {
+                "before": before,
+                "finished": (await web.get(f"/games/{finished.game}/record")).status_code,
+                "left": (await web.get(f"/games/{left.game}/record")).status_code,
+                "rejoin": (await back.request({"type": "join", "game": left.game}))["message"],
+                "lobby": (await back.request({"type": "enter", "room": lobby.room}))["message"],
+                "staying": (await staying.request(move))["type"],
+            }
+            await back.close()
+            await staying.close()
+            return outcome
+
+    try:
+        outcome = run(go())
+    finally:
+        server.stop()
+    assert outcome == {
+        "before": 403,  # there, and unfinished, before the idle time ran out
+        "finished": 200,  # a finished game stays, its record downloadable
+        "left": 404, "rejoin": "no such game: start a new game", "lobby": "no such room: check the link",
+        "staying": "ack",  # a game someone has open is not abandoned, however long they think
+    }

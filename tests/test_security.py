@@ -165,6 +165,57 @@ def test_floods_are_limited_then_closed(server: ServerProcess) -> None:
     assert news == {"too many new games: wait a few seconds"}
 
 
+def test_an_address_reconnecting_without_end_is_closed_before_it_is_read(server: ServerProcess) -> None:
+    """A flooder closed for flooding opens another connection, and another: an address may
+    open 60 at once and then 5 a second; the next is closed before anything it sends is read."""
+
+    async def go() -> tuple[int, str, dict[str, Any]]:
+        opened = [await websockets.connect(server.ws_url) for _ in range(60)]
+        refused = await websockets.connect(server.ws_url)
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await refused.send(json.dumps({"type": "new"}))
+            await refused.recv()
+        for socket in opened:
+            await socket.close()
+        await asyncio.sleep(0.5)  # two or three more, a moment later
+        client = await Client.connect(server.ws_url)
+        state = await client.open_game({"type": "new"})
+        await client.close()
+        frame = closed.value.rcvd
+        assert frame is not None
+        return frame.code, frame.reason, state
+
+    code, reason, state = run(go())
+    assert (code, reason) == (1008, "too many connections from your address: wait a few seconds")
+    assert state["type"] == "state"
+
+
+def test_coach_questions_are_limited_apart_from_other_messages(server: ServerProcess) -> None:
+    """Each hint costs engine time: a page may ask 2 a second (burst 10), a flood of them is
+    refused without being worked out, and a move still goes through meanwhile."""
+
+    async def go() -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+        client = await Client.connect(server.ws_url)
+        await client.open_game({"type": "new", "opponents": ["easy"]})
+        state = await client.wait_my_move()
+        for _ in range(30):
+            await client.socket.send(json.dumps({"type": "hint"}))
+        answers = []
+        while len(answers) < 30:
+            message = await client.receive()
+            if message["type"] in ("hint", "error"):
+                answers.append(message["type"] if message["type"] == "hint" else message["message"])
+        move = await client.request({"type": "act", "action": state["view"]["legal"][0]})
+        await asyncio.sleep(0.6)
+        later = await client.request({"type": "hint"})
+        await client.close()
+        return answers, move, later
+
+    answers, move, later = run(go())
+    assert answers == ["hint"] * 10 + ["too many coach questions: at most 2 a second"] * 20
+    assert move["type"] == "ack" and later["type"] == "hint"
+
+
 def test_a_locked_database_refuses_the_move_and_changes_nothing(server: ServerProcess) -> None:
     async def go() -> tuple[dict[str, Any], str, str, dict[str, Any], dict[str, Any]]:
         client = await Client.connect(server.ws_url)
@@ -191,3 +242,36 @@ def test_a_locked_database_refuses_the_move_and_changes_nothing(server: ServerPr
     assert before == after
     assert accepted["type"] == "ack"
     assert rejoined["view"]["history"] == json.loads(before)["hands"][-1]["actions"] or rejoined["view"]
+
+
+def test_a_locked_database_on_every_room_path_is_one_line_each(server: ServerProcess) -> None:
+    """Opening a game, opening a room and changing one while another writer holds the store:
+    each answer is one clear line, nothing is stored, and the log holds one line per failure."""
+
+    async def go() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        host = await open_room(server.ws_url, 2, "Ann")
+        lock = sqlite3.connect(server.db, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+        try:
+            answers = [await host.request(message, timeout=60) for message in (
+                {"type": "new", "opponents": ["easy"]},
+                {"type": "create", "players": 3, "name": "Bob"},
+                {"type": "computer", "seat": 1, "level": "easy"},
+            )]
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        later = await host.request({"type": "computer", "seat": 1, "level": "easy"})
+        await host.close()
+        return answers, later
+
+    answers, later = run(go())
+    busy = "could not save the room: the store is busy (database is locked); try again"
+    assert [a["message"] for a in answers] == [
+        busy, busy, "the game could not be saved, so nothing changed: try again"]
+    assert later["type"] == "ack"
+    with sqlite3.connect(server.db) as connection:
+        assert connection.execute("SELECT count(*) FROM rooms").fetchone() == (1,)
+    server.stop()
+    log = server.process.stderr.read().decode() if server.process and server.process.stderr else ""
+    assert log.count("database is locked") == 3 and len(log.splitlines()) == 3, log

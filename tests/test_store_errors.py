@@ -10,9 +10,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 from real_servers import Postgres
 from scripted_client import Client, choose, run
 from server_process import ServerProcess, free_port
+
+from okgin.server import create_app
 
 
 def test_serve_on_a_corrupt_database_prints_one_line_and_exits_2(tmp_path: Path) -> None:
@@ -95,3 +99,24 @@ def test_the_start_line_hides_the_database_password(postgres: Postgres) -> None:
         process.terminate()
         process.wait(10)
     assert "games stored in postgresql+psycopg://okgin:***@127.0.0.1:" in line and "hunter2" not in line
+
+
+def test_a_page_whose_store_fails_answers_503_in_one_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    path = tmp_path / "games.db"
+    app = create_app(f"sqlite:///{path}")
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE games")  # what a page reads is gone: the store cannot answer
+
+    async def go() -> list[httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+            return [await client.get("/history"), await client.get("/games/abc/record")]
+
+    with caplog.at_level("WARNING", logger="okgin.server"):
+        answers = run(go())
+    for answer in answers:
+        assert answer.status_code == 503
+        assert answer.text.startswith("could not read the game") and answer.text.count("\n") == 1
+    assert [r.exc_info for r in caplog.records] == [None, None]
+    assert all("no such table: games" in r.getMessage() for r in caplog.records)

@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator, Sequence
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -27,7 +29,7 @@ from okgin.server.pages import (
 )
 from okgin.server.room_store import RoomStore
 from okgin.server.sockets import Settings, game_socket
-from okgin.server.storage import DEFAULT_URL, Store
+from okgin.server.storage import DEFAULT_URL, StorageError, Store
 from okgin.server.thinking import Thinking
 
 log = logging.getLogger("okgin.server")
@@ -61,7 +63,8 @@ def create_app(
         thinking.close()
         store.close()
 
-    app = Starlette(lifespan=lifespan, middleware=[Middleware(SecurityHeaders)], routes=[
+    app = Starlette(lifespan=lifespan, middleware=[Middleware(SecurityHeaders)],
+                    exception_handlers={StorageError: _store_failed}, routes=[
         Route("/", index),
         Route("/r/{code}", index),
         Route("/how-to-play", howto_page),
@@ -77,6 +80,12 @@ def create_app(
     app.state.limiter = Limiter(limits)
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
     return app
+
+
+async def _store_failed(_request: Request, error: Exception) -> Response:
+    """A page whose store failed (locked, lost): one line in the log, one line to the reader."""
+    log.warning("%s", error)
+    return PlainTextResponse(f"{error}\n", status_code=503)
 
 
 async def _sweep(hall: Hall, idle_hours: float) -> None:

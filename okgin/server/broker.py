@@ -12,6 +12,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from okgin.errors import OkginError
+
 log = logging.getLogger("okgin.server")
 
 Callback = Callable[[dict[str, Any]], Awaitable[None]]
@@ -27,18 +29,15 @@ class Broker(Protocol):
     async def close(self) -> None: ...
 
 
-class LocalBroker:
-    """Delivers in this process, to each subscriber in turn, in the order published."""
+class Subscribers:
+    """The subscriber lists both brokers keep, and delivery to them in order.
+
+    One subscriber's failure is logged and does not stop the others hearing: a refusal from
+    the store (OkginError) in one line, anything else (a bug) with its traceback.
+    """
 
     def __init__(self) -> None:
         self._subscribers: dict[str, list[Callback]] = {}
-
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        for callback in list(self._subscribers.get(channel, ())):
-            try:
-                await callback(message)
-            except Exception:  # one subscriber's fault must not stop the others hearing
-                log.exception("a subscriber of %s failed", channel)
 
     def subscribe(self, channel: str, callback: Callback) -> None:
         self._subscribers.setdefault(channel, []).append(callback)
@@ -49,6 +48,22 @@ class LocalBroker:
             callbacks.remove(callback)
         if not callbacks:
             self._subscribers.pop(channel, None)
+
+    async def _deliver(self, channel: str, message: dict[str, Any]) -> None:
+        for callback in list(self._subscribers.get(channel, ())):
+            try:
+                await callback(message)
+            except OkginError as error:  # e.g. the store is locked: one line, not a traceback
+                log.warning("%s: %s", channel, error)
+            except Exception:
+                log.exception("a subscriber of %s failed", channel)
+
+
+class LocalBroker(Subscribers):
+    """Delivers in this process, to each subscriber in turn, in the order published."""
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        await self._deliver(channel, message)
 
     async def start(self) -> None:
         return None

@@ -29,6 +29,16 @@ class Limits:
     game_burst: float = 10.0
     address_games: float = 2.0
     address_game_burst: float = 60.0
+    # The coach's answers cost milliseconds of engine time each, holding the interpreter lock:
+    # a page asks once per turn (and on a Hint), so 2 a second is plenty for a person.
+    coach: float = 2.0
+    coach_burst: float = 10.0
+    address_coach: float = 4.0
+    address_coach_burst: float = 20.0
+    # A flooder closed for flooding opens another connection: each costs a handshake and the
+    # reading of what it sends before it is closed again, so they are limited per address too.
+    address_connections: float = 5.0
+    address_connection_burst: float = 60.0
 
 
 class Bucket:
@@ -76,7 +86,7 @@ class AddressBuckets:
         return bucket.take()
 
 
-NO_ADDRESS_LIMITS = Limits(address_messages=0, address_games=0)
+NO_ADDRESS_LIMITS = Limits(address_messages=0, address_games=0, address_coach=0, address_connections=0)
 """For a load test from one address (`okgin serve --no-address-limits`)."""
 
 
@@ -87,8 +97,14 @@ class Limiter:
         self.limits = limits or Limits()
         self._messages = AddressBuckets(self.limits.address_messages, self.limits.address_message_burst)
         self._games = AddressBuckets(self.limits.address_games, self.limits.address_game_burst)
+        self._coach = AddressBuckets(self.limits.address_coach, self.limits.address_coach_burst)
+        self._connections = AddressBuckets(
+            self.limits.address_connections, self.limits.address_connection_burst)
 
     def for_connection(self, address: str) -> ConnectionLimits:
+        """A new connection's limits. Raises RateLimited when its address opens too many."""
+        if not self._connections.take(address):
+            raise RateLimited("too many connections from your address: wait a few seconds")
         return ConnectionLimits(self, address)
 
 
@@ -101,6 +117,7 @@ class ConnectionLimits:
         self._address = address
         self._messages = Bucket(limits.messages, limits.message_burst)
         self._games = Bucket(limits.games, limits.game_burst)
+        self._coach = Bucket(limits.coach, limits.coach_burst)
 
     def message(self) -> RateLimited | None:
         """Count one message; the error to answer when this connection or address sends too many."""
@@ -116,3 +133,10 @@ class ConnectionLimits:
             raise RateLimited("too many new games: wait a few seconds")
         if not self._limiter._games.take(self._address):
             raise RateLimited("too many new games from your address: wait a few seconds")
+
+    def coach(self) -> None:
+        """Count one hint, advice or review. Raises RateLimited when asked too often."""
+        if not self._coach.take():
+            raise RateLimited(f"too many coach questions: at most {self._limiter.limits.coach:g} a second")
+        if not self._limiter._coach.take(self._address):
+            raise RateLimited("too many coach questions from your address: wait a few seconds")

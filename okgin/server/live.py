@@ -32,6 +32,7 @@ from okgin.server.games import Game
 from okgin.server.protocol import Message
 from okgin.server.room_store import Conflict, GameWrite, RoomStore
 from okgin.server.rooms import Phase, Room, RoomError
+from okgin.server.storage import StorageError
 from okgin.server.thinking import Thinking, computer_player
 
 log = logging.getLogger("okgin.server")
@@ -76,7 +77,9 @@ class LiveRoom:
         self._pushed = room.version
         self._bots: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
+        self._timed: tuple[str, int, tuple[int, int]] | None = None
         self._players: dict[tuple[int, str], Player] = {}
+        self._diverged = False
 
     @property
     def channel(self) -> str:
@@ -86,12 +89,23 @@ class LiveRoom:
 
     async def commit(self, mutate: Callable[[], Change]) -> Change:
         """Run ``mutate`` and save, in a thread; publish the change; wake the computer players."""
+        refused: OkginError | None = None
         async with self.lock:
-            change = await anyio.to_thread.run_sync(self._mutate_and_save, mutate)
+            before = self.room.version
+            try:
+                change = await anyio.to_thread.run_sync(self._mutate_and_save, mutate)
+            except OkginError as error:
+                if self.room.version <= before:
+                    raise
+                refused = error
+        if refused is not None:  # the refusal's reload found changes we never heard of: show them
+            await self._show_stored(self.room.version)
+            raise refused
         if not change.save:
             return change
         if change.game and self.room.solo and self.game is not None and self.game.match.final:
             self._record_results(self.game)
+        self._arm_timer()  # before the frames are made: they carry the new turn's deadline
         await self.hall.broker.publish(self.channel, {
             "room": self.room.code, "version": self.room.version, "event": change.event, "from": PROCESS,
         })
@@ -102,6 +116,8 @@ class LiveRoom:
         # Another process may have changed the room since we last heard (its broker message
         # is still on the way): a refusal or a conflict is then judged once more on the
         # stored room, so a move is never refused for what this process had not yet seen.
+        if self._diverged:
+            self._reload()
         try:
             change = mutate()
         except OkginError:
@@ -121,10 +137,14 @@ class LiveRoom:
             if again:
                 return self._mutate_and_save(mutate, again=False)
             raise RoomError("someone else moved first: look again and retry") from None
-        except Exception as error:  # a locked or lost database: one line in the log, not a traceback
-            log.warning("could not save room %s: %s", self.room.code, getattr(error, "orig", None) or error)
-            self._reload()
+        except StorageError as error:  # a locked or lost database: one line in the log, not a traceback
+            log.warning("room %s: %s", self.room.code, error)
+            with contextlib.suppress(StorageError):  # if unreadable too, the next change reads it first
+                self._reload()
             raise RoomError("the game could not be saved, so nothing changed: try again") from None
+        except BaseException:
+            self._reload()
+            raise
         return change
 
     def _record_results(self, game: Game) -> None:
@@ -150,15 +170,17 @@ class LiveRoom:
 
     def _reload(self) -> None:
         """Read the room and its game back from the store: the truth after a failed change."""
+        self._diverged = True  # until the store is read, memory may hold a change it never took
         room = self.hall.rooms.load(self.room.code)
-        if room is None:
-            return
+        if room is None:  # removed as abandoned (by another process, or while we were away)
+            raise RoomError("this room was closed after a long time without a move: start a new game")
         self.room = room
         stored = self.hall.store.load(room.game) if room.game else None
         if stored is None:
             self.game = None
         elif self.game is None or self.game.id != stored.id or not catch_up(self.game.match, stored.record):
             self.game = Game.from_record(stored.id, stored.record)
+        self._diverged = False
 
     # -- frames ---------------------------------------------------------------------------
 
@@ -187,6 +209,8 @@ class LiveRoom:
 
     def _frames(self, watchers: list[Watcher], event: str | None) -> list[list[dict[str, Any]]]:
         """Each watcher's room and state messages; one state per distinct (seat, coach)."""
+        if self._diverged:
+            self._reload()
         made: dict[tuple[int | None, bool], dict[str, Any]] = {}
         out = []
         if event and not (event[0].isdigit() or event in ("deal", "reshuffle")):
@@ -232,12 +256,29 @@ class LiveRoom:
 
     async def attach(self, watcher: Watcher) -> None:
         self.watchers.add(watcher)
+        try:
+            stored = await anyio.to_thread.run_sync(self.hall.rooms.version, self.room.code)
+        except StorageError as error:  # show what we hold; the next change reads the store anyway
+            log.warning("room %s: %s", self.room.code, error)
+            stored = None
+        caught_up = False
+        if stored is not None and stored > self.room.version:
+            await self._show_stored(stored)
+            caught_up = True
         seat = watcher.seat
         if seat is not None and self.room.seats[seat].away_since is not None:
             await self.commit(lambda: self._came_back(seat))
         else:
-            await self.show(watcher)
+            if not caught_up:
+                await self.show(watcher)
             self.wake()
+
+    async def _show_stored(self, version: int) -> None:
+        """Reload a newer stored version and show it to every watcher. A process killed between
+        saving a change and publishing it leaves the others behind until the next event: a
+        player coming back through another process (or a refused change) must not wait for it."""
+        await self.on_message({"room": self.room.code, "version": version})
+        self.wake()
 
     def _came_back(self, seat: int) -> Change:
         self.room.came_back(seat)
@@ -311,24 +352,38 @@ class LiveRoom:
         return Change(str(action).strip(), game=True)
 
     def _arm_timer(self) -> None:
-        """With a turn timer, a person who lets it run out has that one move made for them."""
+        """With a turn timer, a person who lets it run out has that one move made for them.
+
+        Armed once per turn: a later call for the same turn (someone entering the room, a
+        frame shown again) leaves the deadline alone, so nobody's arrival gives more time."""
+        turn = self._turn()
+        if turn is not None and turn == self._timed and self._timer is not None and not self._timer.done():
+            return
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.deadline = None
-        game, timer = self.game, self.room.timer
-        if timer is None or game is None or self.room.phase is not Phase.PLAYING:
-            return
-        seat = game.to_act()
-        if seat is None or self.room.levels()[seat] is not None:
+        self.deadline, self._timed = None, turn
+        timer = self.room.timer
+        if turn is None or timer is None:
             return
         self.deadline = time.time() + timer
-        self._timer = asyncio.get_running_loop().create_task(self._time_out(game, seat, game.moves, timer))
+        self._timer = asyncio.get_running_loop().create_task(self._time_out(turn, timer))
 
-    async def _time_out(self, game: Game, seat: int, moves: tuple[int, int], timer: float) -> None:
+    def _turn(self) -> tuple[str, int, tuple[int, int]] | None:
+        """The person's turn a timer would run for: (game, seat, moves), or None."""
+        game = self.game
+        if self.room.timer is None or game is None or self.room.phase is not Phase.PLAYING:
+            return None
+        seat = game.to_act()
+        if seat is None or self.room.levels()[seat] is not None:
+            return None
+        return game.id, seat, game.moves
+
+    async def _time_out(self, turn: tuple[str, int, tuple[int, int]], timer: float) -> None:
         await asyncio.sleep(timer)
-        if self.game is not game or game.moves != moves:
-            return
+        game, (_, seat, moves) = self.game, turn
+        if game is None or self._turn() != turn:
+            return  # the person moved in time (or the game moved on another way)
         view = game.match.view(seat)
         action = await self.hall.thinking.decide("normal", self._player(seat, "normal"), view, game.rng)
         self._timer = None
@@ -391,8 +446,10 @@ class Hall:
             self.broker.unsubscribe(live.channel, live.on_message)
 
     async def sweep(self, idle_seconds: float) -> list[str]:
-        """Remove unfinished rooms and games nobody has touched for ``idle_seconds``."""
-        removed = await anyio.to_thread.run_sync(self.rooms.remove_idle, time.time() - idle_seconds)
+        """Remove unfinished rooms and games nobody has touched for ``idle_seconds`` (a room a
+        connection here watches is not abandoned, however long its players think)."""
+        watched = [code for code, live in self._live.items() if live.watchers]
+        removed = await anyio.to_thread.run_sync(self.rooms.remove_idle, time.time() - idle_seconds, watched)
         for code in removed:
             live = self._live.pop(code, None)
             if live is not None:

@@ -1,13 +1,14 @@
 """RedisBroker: room events between several `okgin serve` processes over Redis pub/sub.
 
-The same methods as ``LocalBroker`` (okgin/server/broker.py). A message published here is
-delivered at once to this process's subscribers, in publish order, before ``publish``
-returns (as LocalBroker does), and through Redis to every other process, where each
-channel's messages are delivered in order and channels do not wait for one another. Each
-process listens to one pattern (every okgin channel) on one connection, so a subscription is
-active the moment it is made: nothing published after ``subscribe`` returns can be missed
-while a SUBSCRIBE round trip is under way. After Redis comes back from an outage, each
-subscriber gets ``{"resync": True}``: events may have been missed, so reload from the store.
+The same methods and subscriber lists as ``LocalBroker`` (``Subscribers`` in broker.py). A
+message published here is delivered at once to this process's subscribers, in publish order,
+before ``publish`` returns (as LocalBroker does), and through Redis to every other process,
+where each channel's messages are delivered in order and channels do not wait for one
+another. Each process listens to one pattern (every okgin channel) on one connection, so a
+subscription is active the moment it is made: nothing published after ``subscribe`` returns
+can be missed while a SUBSCRIBE round trip is under way. After Redis comes back from an
+outage, each subscriber gets ``{"resync": True}``: events may have been missed, so reload
+from the store.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -28,10 +28,10 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from okgin.errors import OkginError
+from okgin.server.broker import Subscribers
 
 log = logging.getLogger("okgin.server")
 
-Callback = Callable[[dict[str, Any]], Awaitable[None]]
 PREFIX = "okgin:"
 RETRY_SECONDS = (0.1, 0.2, 0.5, 1.0, 2.0)
 RESYNC: dict[str, Any] = {"resync": True}
@@ -41,10 +41,11 @@ class BrokerError(OkginError):
     """The broker cannot be reached or used: the message says why, in one line."""
 
 
-class RedisBroker:
+class RedisBroker(Subscribers):
     """Publish and subscribe by channel name, across processes, through one Redis server."""
 
     def __init__(self, url: str) -> None:
+        super().__init__()
         self.url = url
         self.origin = secrets.token_hex(8)  # tags our own messages, which Redis echoes back to us
         # A publish retries over a fresh connection: after an outage the pooled one is dead.
@@ -54,7 +55,6 @@ class RedisBroker:
             retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
         self._connects = 0
-        self._subscribers: dict[str, list[Callback]] = {}
         self._tails: dict[str, asyncio.Task[None]] = {}  # each channel's last delivery under way
         self._reader: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
@@ -78,16 +78,6 @@ class RedisBroker:
             # The change is already in the store; the others reload on the resync that follows
             # the outage. Failing the caller here would report "failed" for a saved change.
             log.warning("could not publish on %s: %s", channel, error)
-
-    def subscribe(self, channel: str, callback: Callback) -> None:
-        self._subscribers.setdefault(channel, []).append(callback)
-
-    def unsubscribe(self, channel: str, callback: Callback) -> None:
-        callbacks = self._subscribers.get(channel, [])
-        if callback in callbacks:
-            callbacks.remove(callback)
-        if not callbacks:
-            self._subscribers.pop(channel, None)
 
     async def close(self) -> None:
         if self._reader is not None:
@@ -157,13 +147,6 @@ class RedisBroker:
         if previous is not None:
             await asyncio.wait([previous])  # its outcome is its own; only its end matters here
         await self._deliver(channel, message)
-
-    async def _deliver(self, channel: str, message: dict[str, Any]) -> None:
-        for callback in list(self._subscribers.get(channel, ())):
-            try:
-                await callback(message)
-            except Exception:  # one subscriber's fault must not stop the others hearing
-                log.exception("a subscriber of %s failed", channel)
 
 
 def _text(value: bytes | str) -> str:

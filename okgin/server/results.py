@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from okgin.record import replay
 from okgin.review import review_hand
 from okgin.scoring import Outcome
+from okgin.server.storage import StorageError, storage_errors
 
 log = logging.getLogger("okgin.server")
 
@@ -117,7 +118,10 @@ def record_finished(engine: Engine, game_id: str, record: Mapping[str, Any]) -> 
 
     Nobody waits for this, so a failure is logged here rather than lost with its future."""
     try:
-        create(engine)
-        write(engine, rows_of(game_id, record))
+        with storage_errors(f"could not write the statistics of game {game_id}"):
+            create(engine)
+            write(engine, rows_of(game_id, record))
+    except StorageError as error:  # a locked or lost database: one line, not a traceback
+        log.warning("%s", error)
     except Exception:
         log.exception("could not write the statistics of game %s", game_id)

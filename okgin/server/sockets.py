@@ -21,7 +21,7 @@ from okgin.errors import OkginError
 from okgin.rules import Rules
 from okgin.server.games import Game
 from okgin.server.headers import origin_allowed
-from okgin.server.limits import ConnectionLimits, Limiter
+from okgin.server.limits import ConnectionLimits, Limiter, RateLimited
 from okgin.server.live import Change, Hall, LiveRoom, Watcher
 from okgin.server.protocol import (
     Message,
@@ -34,12 +34,14 @@ from okgin.server.protocol import (
     text_field,
 )
 from okgin.server.rooms import PHRASES, Phase, Room, RoomError
+from okgin.server.storage import StorageError
 
 log = logging.getLogger("okgin.server")
 CREATES = frozenset({"new", "create"})
-FLOOD_CLOSE = 200
-"""Messages refused for the rate limit after which the connection is closed (a person's page,
-far below the limit, is never refused at all)."""
+COACH = frozenset({"hint", "advice", "review"})
+FLOOD_CLOSE = 50
+"""Messages refused for a rate limit after which the connection is closed (a person's page,
+far below the limits, is never refused at all)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +101,6 @@ class Connection:
         ident: int | None = None
         try:
             limited = self.limits.message()
-            # A page that keeps sending past the limit is flooding: it is closed (see ``run``).
-            self._refused += limited is not None
             try:
                 message = parse_message(text)
             except ProtocolError:
@@ -112,6 +112,12 @@ class Connection:
                 raise limited  # refused, but answered with its id so the page knows which
             self._check_id(ident)
             await self._dispatch(message)
+        except RateLimited as error:  # a page that keeps sending past a limit is flooding: see ``run``
+            self._refused += 1
+            self.outbox.put_nowait(error_json(str(error), ident))
+        except StorageError as error:  # the store, not the page, failed: one line in the log too
+            log.warning("%s", error)
+            self.outbox.put_nowait(error_json(str(error), ident))
         except OkginError as error:
             self.outbox.put_nowait(error_json(str(error), ident))
         except Exception:  # never a traceback to the page; the server keeps running
@@ -130,6 +136,8 @@ class Connection:
         kind = message.type
         if kind in CREATES:
             self.limits.new_game()
+        elif kind in COACH:
+            self.limits.coach()
         handler = getattr(self, f"_on_{kind}")
         answer = await handler(message)
         if answer is not None:
@@ -339,4 +347,9 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     limiter: Limiter = state.limiter
     address = websocket.client.host if websocket.client else "unknown"
-    await Connection(websocket, state.hall, limiter.for_connection(address), settings).run()
+    try:
+        limits = limiter.for_connection(address)
+    except RateLimited as error:  # closed before anything it sends is read
+        await websocket.close(1008, str(error))
+        return
+    await Connection(websocket, state.hall, limits, settings).run()

@@ -14,7 +14,7 @@ from okgin.server import results
 from okgin.server.charts import bar_chart, line_chart
 from okgin.server.coach_pages import page
 from okgin.server.results import HandRow
-from okgin.server.storage import Store
+from okgin.server.storage import Store, storage_errors
 
 OUTCOMES = [str(o) for o in (Outcome.GIN, Outcome.KNOCK, Outcome.UNDERCUT, Outcome.BIG_GIN, Outcome.VOID)]
 
@@ -28,8 +28,9 @@ async def stats_page(request: Request) -> Response:
 
 
 def _rows(store: Store) -> list[HandRow]:
-    results.create(store.engine)
-    return results.read(store.engine)
+    with storage_errors("could not read the statistics"):
+        results.create(store.engine)
+        return results.read(store.engine)
 
 
 def _games(rows: Sequence[HandRow]) -> dict[str, list[HandRow]]:

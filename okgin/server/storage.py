@@ -89,18 +89,14 @@ class Store:
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.engine: Engine = _open(url)
         self.url = self.engine.url.render_as_string(hide_password=True)
-        with _clear_errors(f"cannot open the game store {self.url}"):
+        with storage_errors(f"cannot open the game store {self.url}"):
             _metadata.create_all(self.engine)
             _add_version_column(self.engine)
 
     def create(self, game_id: str, levels: Sequence[str], record: dict[str, Any]) -> int:
         """Insert a new game; return its version (1)."""
-        now = time.time()
-        with _clear_errors("could not save the game"), self.engine.begin() as db:
-            db.execute(insert(games_table).values(
-                id=game_id, created=now, updated=now, status="playing", version=1,
-                levels=json.dumps(list(levels)), record=_compact(record),
-            ))
+        with storage_errors("could not save the game"), self.engine.begin() as db:
+            db.execute(insert(games_table).values(new_game_row(game_id, levels, record, time.time())))
         return 1
 
     def save(
@@ -117,16 +113,12 @@ class Store:
         With ``version``, only if the stored row still has it (else VersionConflict, nothing
         written). Returns the new version.
         """
-        values: dict[str, Any] = {
-            "updated": time.time(), "record": _compact(record), "version": games_table.c.version + 1,
-        }
-        if winner is not None:
-            values |= {"status": "finished", "winner": winner, "scores": json.dumps(list(scores or ()))}
         where = games_table.c.id == game_id
         if version is not None:
             where &= games_table.c.version == version
-        with _clear_errors("could not save the game"), self.engine.begin() as db:
-            row = db.execute(update(games_table).where(where).values(**values)
+        values = saved_game_row(record, winner, scores, time.time())
+        with storage_errors("could not save the game"), self.engine.begin() as db:
+            row = db.execute(update(games_table).where(where).values(values)
                              .returning(games_table.c.version)).first()
         if row is None:
             raise VersionConflict(game_id)
@@ -134,7 +126,7 @@ class Store:
         return new_version
 
     def load(self, game_id: str) -> StoredGame | None:
-        with _clear_errors("could not read the game"), self.engine.connect() as db:
+        with storage_errors("could not read the game"), self.engine.connect() as db:
             row = db.execute(select(games_table).where(games_table.c.id == game_id)).first()
         return _stored(row._mapping) if row is not None else None
 
@@ -144,11 +136,31 @@ class Store:
             select(games_table).where(games_table.c.status == "finished")
             .order_by(games_table.c.updated.desc()).limit(limit)
         )
-        with _clear_errors("could not read the games"), self.engine.connect() as db:
+        with storage_errors("could not read the games"), self.engine.connect() as db:
             return [_stored(row._mapping) for row in db.execute(query)]
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def new_game_row(
+    game_id: str, levels: Sequence[str | None], record: dict[str, Any], now: float,
+) -> dict[str, Any]:
+    """The columns of a new game's row (the rooms table writes games through this too)."""
+    return {"id": game_id, "created": now, "updated": now, "status": "playing", "version": 1,
+            "levels": json.dumps(list(levels)), "record": compact_json(record)}
+
+
+def saved_game_row(
+    record: dict[str, Any], winner: int | None, scores: Sequence[int] | None, now: float,
+) -> dict[str, Any]:
+    """The columns a save changes: the record, the version, and the result once finished."""
+    values: dict[str, Any] = {
+        "updated": now, "record": compact_json(record), "version": games_table.c.version + 1,
+    }
+    if winner is not None:
+        values |= {"status": "finished", "winner": winner, "scores": json.dumps(list(scores or ()))}
+    return values
 
 
 def _open(url: str) -> Engine:
@@ -165,7 +177,7 @@ def _open(url: str) -> Engine:
 
 
 @contextlib.contextmanager
-def _clear_errors(doing: str) -> Iterator[None]:
+def storage_errors(doing: str) -> Iterator[None]:
     """Turn a database failure into a StorageError with one line saying what and why."""
     try:
         yield
@@ -204,8 +216,8 @@ def _stored(row: Any) -> StoredGame:
     )
 
 
-def _compact(record: dict[str, Any]) -> str:
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+def compact_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
