@@ -32,6 +32,8 @@ class ServerProcess:
         self.allow_seeds = allow_seeds
         self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = db.with_name(db.name + ".log")
+        """The server's standard error, in a file: a pipe nobody reads would block a chatty server."""
 
     @property
     def url(self) -> str:
@@ -45,18 +47,22 @@ class ServerProcess:
         command = [sys.executable, "-m", "okgin.cli", "serve", "--port", str(self.port),
                    "--db", f"sqlite:///{self.db}", *(["--allow-seeds"] if self.allow_seeds else []),
                    *self.extra]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                error = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"server exited: {error}")
+                raise RuntimeError(f"server exited: {self.log()}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return self
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("server did not start")
+
+    def log(self) -> str:
+        """What the server has written to standard error so far."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def kill(self) -> None:
         """SIGKILL: no chance to clean up, as in a crash."""

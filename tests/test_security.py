@@ -23,7 +23,7 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     process = ServerProcess(tmp_path / "games.db", extra=("--origin", "https://friends.example")).start()
     yield process
     process.stop()
-    log = process.process.stderr.read().decode() if process.process and process.process.stderr else ""
+    log = process.log()
     assert "Traceback" not in log, log
 
 
@@ -273,5 +273,5 @@ def test_a_locked_database_on_every_room_path_is_one_line_each(server: ServerPro
     with sqlite3.connect(server.db) as connection:
         assert connection.execute("SELECT count(*) FROM rooms").fetchone() == (1,)
     server.stop()
-    log = server.process.stderr.read().decode() if server.process and server.process.stderr else ""
+    log = server.log()
     assert log.count("database is locked") == 3 and len(log.splitlines()) == 3, log
