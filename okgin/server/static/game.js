@@ -736,5 +736,8 @@
   Settings.onNewGame(() => askNewGame());
   window.Okgin = { send, state: () => state, announce };
   Settings.init();
-  connect();
+  // Connect once the page is parsed: room.js marks a room's page (body.dataset.room) then, and a
+  // socket that opened sooner (while a later script was still loading) started a solo game.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", connect);
+  else connect();
 })();
