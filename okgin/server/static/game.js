@@ -398,11 +398,14 @@
     if (!card) { card = Cards.face(code, "button"); bindCard(card, code); cardButtons.set(code, card); }
     return card;
   }
-  // Spread the hand: no overlap when there is room, else just enough to fit one row.
+  // Spread the hand: no overlap when there is room, else just enough to fit one row. Where one
+  // row would hide much of each card (a phone holding 10 or 11), two rows of whole cards instead:
+  // every corner readable, every card a full-size target for a finger.
   function fitHand() {
     const box = $("hand");
     fitted = `${[...box.children].map((g) => g.children.length)}|${innerWidth}|${document.body.classList.contains("large")}`;
     const cards = handCards();
+    box.classList.remove("rows");
     box.style.setProperty("--overlap", "0px");
     if (!cards.length) return;
     const room = box.clientWidth;
@@ -411,7 +414,10 @@
     const joins = cards.length - box.children.length;
     if (needed > room && joins > 0) {
       const width = cards[0].getBoundingClientRect().width;
-      box.style.setProperty("--overlap", `${Math.min(width * 0.72, Math.ceil((needed - room) / joins) + 1)}px`);
+      const overlap = Math.min(width * 0.72, Math.ceil((needed - room) / joins) + 1);
+      const perRow = Math.floor((room + gap) / (width + gap));
+      if (overlap > width * 0.3 && 2 * perRow >= cards.length) box.classList.add("rows");
+      else box.style.setProperty("--overlap", `${overlap}px`);
     }
   }
   function handCards() { return [...$("hand").querySelectorAll(".card")]; }
