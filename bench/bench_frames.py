@@ -24,7 +24,7 @@ from browser_play import mouse_turn
 from playwright.sync_api import Page, sync_playwright
 from server_process import ServerProcess
 
-CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline.frame"]
+CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline.frame"]
 FRAME = 1000 / 60
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
@@ -38,6 +38,18 @@ def frame_intervals(trace: bytes) -> list[float]:
     return [gap for gap in gaps if gap < 100]
 
 
+def main_thread_tasks(trace: bytes) -> list[float]:
+    """Milliseconds of each task on the page's main thread (CrRendererMain): a long one is work
+    that holds a frame back, whatever the compositor and the machine's other load do."""
+    events = json.loads(trace)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    mains = {(e["pid"], e["tid"]) for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"
+             and e["args"].get("name") == "CrRendererMain"}
+    return [e["dur"] / 1000 for e in events
+            if e.get("name") == "ThreadControllerImpl::RunTask" and e.get("ph") == "X"
+            and (e.get("pid"), e.get("tid")) in mains]
+
+
 def play(page: Page, moves: int) -> None:
     """A new game (the deal flies) and some moves by mouse, each opponent move flying too."""
     page.evaluate("Okgin.send({type: 'new', rules: Settings.currentRules(), opponents: ['normal']})")
@@ -47,7 +59,7 @@ def play(page: Page, moves: int) -> None:
             break
 
 
-def measure(url: str, moves: int) -> list[float]:
+def measure(url: str, moves: int) -> tuple[list[float], list[float]]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         context = browser.new_context(viewport={"width": 375, "height": 740}, reduced_motion="no-preference",
@@ -61,7 +73,13 @@ def measure(url: str, moves: int) -> list[float]:
         play(page, moves)
         trace = browser.stop_tracing()
         browser.close()
-    return frame_intervals(trace)
+    return frame_intervals(trace), main_thread_tasks(trace)
+
+
+def task_report(tasks: list[float]) -> str:
+    long = [t for t in tasks if t > FRAME]
+    return (f"main-thread tasks over 16.7 ms {len(long)} ({sum(long):.0f} ms), "
+            f"longest {max(tasks, default=0):.1f} ms")
 
 
 def report(intervals: list[float]) -> str:
@@ -84,11 +102,13 @@ def main() -> None:
         server = ServerProcess(Path(tmp) / "frames.db").start()
         try:
             everything: list[float] = []
+            all_tasks: list[float] = []
             for run in range(args.runs):
-                intervals = measure(server.url, args.moves)
-                print(f"run {run + 1}: {report(intervals)}")
+                intervals, tasks = measure(server.url, args.moves)
+                print(f"run {run + 1}: {report(intervals)}\n       {task_report(tasks)}")
                 everything += intervals
-            print(f"all runs: {report(everything)}")
+                all_tasks += tasks
+            print(f"all runs: {report(everything)}\n       {task_report(all_tasks)}")
         finally:
             server.stop()
 

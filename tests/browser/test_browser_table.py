@@ -249,16 +249,49 @@ def test_layout_desktop_and_phones(browser: Browser, server: ServerProcess) -> N
         shot(page, "desktop-table", full_page=False)
         axe(page, "table")
     for width, height in ((375, 740), (360, 640)):
-        with opened(browser, server.url, width, height) as page:
+        with opened(browser, server.url, width, height, coach=True) as page:
             header = page.locator("header.top").bounding_box()
             assert header and header["height"] <= 60
             expect(page.locator("#new-game")).to_be_hidden()
             _to_a_discard(page)
             _assert_above_the_fold(page, height)
+            _assert_whole_cards(page, width)
             shot(page, f"phone-{width}x{height}", full_page=False)
+            _open_the_coach(page, height)
+            axe(page, f"phone coach {width}")
+            page.keyboard.press("Escape")
+            expect(page.locator("#coach")).to_be_hidden()
             page.click("#menu-toggle")
             expect(page.locator("#new-game")).to_be_visible()
             axe(page, f"phone menu {width}")
+
+
+def _assert_whole_cards(page: Page, width: int) -> None:
+    """11 cards on a phone: two rows, no card over another, each a full-width target."""
+    boxes = [b for b in (c.bounding_box() for c in page.locator("#hand .card").all()) if b]
+    assert len(boxes) == 11
+    rows = sorted({round(b["y"]) for b in boxes})
+    assert len(rows) == 2, rows
+    for row in rows:
+        cards = sorted((b for b in boxes if round(b["y"]) == row), key=lambda b: b["x"])
+        assert all(a["x"] + a["width"] <= b["x"] + 0.5 for a, b in itertools.pairwise(cards)), cards
+    assert all(b["width"] >= 44 and b["x"] >= 0 and b["x"] + b["width"] <= width for b in boxes)
+
+
+def _open_the_coach(page: Page, height: int) -> None:
+    """The coach on a phone: its button is beside the hand, its panel opens without scrolling
+    and leaves the hand and its buttons uncovered."""
+    expect(page.locator("#coach")).to_be_hidden()
+    toggle = page.locator("#coach-toggle")
+    box = toggle.bounding_box()
+    assert box and box["y"] + box["height"] <= height
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#coach h2")).to_be_visible()
+    coach, hand = page.locator("#coach").bounding_box(), page.locator("#hand").bounding_box()
+    assert coach and hand and coach["y"] >= 0 and coach["y"] + coach["height"] <= hand["y"], (coach, hand)
+    _assert_above_the_fold(page, height)
+    page.locator("#coach").focus()
 
 
 def test_axe_on_the_panels_and_pages(browser: Browser, server: ServerProcess) -> None:

@@ -19,6 +19,30 @@
     nav.append(stats);
   }
 
+  // On a phone the panel would sit below the fold: a button beside the sort buttons opens it over
+  // the top of the table instead (table.css), leaving the hand and its buttons where they are.
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.id = "coach-toggle";
+  toggle.textContent = "Coach";
+  toggle.setAttribute("aria-controls", "coach");
+  toggle.setAttribute("aria-expanded", "false");
+  const sorts = document.querySelector(".hand-head .sorts");
+  if (sorts) sorts.append(toggle);
+  function openPanel(open) {
+    document.body.classList.toggle("coach-open", open);
+    toggle.setAttribute("aria-expanded", String(open));
+    if ($("coach")) $("coach").tabIndex = open ? 0 : -1; // a panel that scrolls, by keys too
+  }
+  toggle.addEventListener("click", () => openPanel(!document.body.classList.contains("coach-open")));
+  document.addEventListener("keydown", (event) => {
+    const inside = event.target === toggle || (event.target.closest && event.target.closest("#coach"));
+    if (event.key !== "Escape" || !inside || !document.body.classList.contains("coach-open")) return;
+    event.stopPropagation();
+    openPanel(false);
+    toggle.focus();
+  }, true);
+
   const on = () => typeof Settings !== "undefined" && !!Settings.options.coach;
   const state = () => window.Okgin && Okgin.state();
   const keyOf = (s) => `${s.game}:${s.hand_number}:${s.view.history.length}:${s.view.phase}`;
@@ -62,6 +86,8 @@
     const box = $("coach");
     if (!box) return;
     box.hidden = !on() || !s;
+    document.body.classList.toggle("coach-on", !box.hidden);
+    if (box.hidden) openPanel(false);
     box.dataset.risky = "";
     if (box.hidden) return;
     box.replaceChildren(el("h2", "Coach"));

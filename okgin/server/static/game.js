@@ -113,10 +113,10 @@
   function drawAll() {
     const v = state.view;
     drawScores(); drawOpponents(); drawMiddle(); drawHand(); drawActions(); drawSheet();
-    $("status").textContent = statusText();
+    setText($("status"), statusText());
     const others = state.names.map((_, s) => s).filter((s) => s !== v.seat).map(name);
-    $("tagline").textContent = `${v.seat === null ? others.join(", ") : "You against " + others.join(" and ")} — ` +
-      `the upcard sets the knock limit — first to ${v.target}`;
+    setText($("tagline"), `${v.seat === null ? others.join(", ") : "You against " + others.join(" and ")} — ` +
+      `the upcard sets the knock limit — first to ${v.target}`);
     $("howto-link").href = `/how-to-play?game=${encodeURIComponent(state.game)}`;
   }
   function dealText() {
@@ -199,55 +199,68 @@
   function progressShown() {
     return !!state.won && state.won.some((w, s) => w !== state.totals[s]);
   }
+  // A redraw writes only what changed: an unchanged box costs no style or layout work while a
+  // card is flying (a rebuilt table there missed frames: docs/performance.md).
+  const markup = new WeakMap();
+  function setHTML(el, html) {
+    if (markup.get(el) === html) return false;
+    markup.set(el, html);
+    el.innerHTML = html;
+    return true;
+  }
+  const setText = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+  const escapeHTML = (text) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  function keyed(box, selector, seats, make) {
+    // The children of `box` for these seats, in order, reusing those already drawn.
+    const old = new Map([...box.querySelectorAll(selector)].map((el) => [el.dataset.seat, el]));
+    const els = seats.map((seat) => old.get(String(seat)) || make(seat));
+    els.forEach((el, i) => { if (box.children[i] !== el) box.insertBefore(el, box.children[i] || null); });
+    while (box.children.length > els.length) box.lastChild.remove();
+    return els;
+  }
+  function seatBox(className) {
+    return (seat) => { const div = document.createElement("div"); div.className = className; div.dataset.seat = String(seat); return div; };
+  }
   function drawScores() {
-    const box = $("scores");
-    box.innerHTML = "";
     const v = state.view;
-    state.names.forEach((_, seat) => {
-      const div = document.createElement("div");
-      div.className = "score" + (v.to_act === seat && !v.result ? " turn" : "");
-      div.dataset.seat = String(seat);
+    const seats = state.names.map((_, s) => s);
+    keyed($("scores"), ".score", seats, seatBox("score")).forEach((div, seat) => {
+      div.classList.toggle("turn", v.to_act === seat && !v.result);
       const dealer = v.dealer === seat ? ' <small class="dealer">dealer</small>' : "";
-      let html = `<span class="who">${name(seat)}</span>${dealer} <b>${state.totals[seat]}</b>` +
+      let html = `<span class="who">${escapeHTML(name(seat))}</span>${dealer} <b>${state.totals[seat]}</b>` +
         '<span class="visually-hidden"> points</span>';
       if (progressShown()) {
         const pct = Math.min(100, Math.round((100 * state.won[seat]) / v.target));
         html += `<span class="progress">${state.won[seat]} of ${v.target} toward the target</span>` +
           `<span class="bar" aria-hidden="true"><i data-pct="${pct}"></i></span>`;
       }
-      div.innerHTML = html;
-      div.querySelectorAll(".bar i").forEach((i) => (i.style.width = `${i.dataset.pct}%`));
-      box.append(div);
+      if (setHTML(div, html)) div.querySelectorAll(".bar i").forEach((i) => (i.style.width = `${i.dataset.pct}%`));
     });
   }
   function drawOpponents() {
-    const box = $("opponents");
-    box.innerHTML = "";
     const { held } = pileStory();
-    state.view.hand_sizes.forEach((count, seat) => {
-      if (seat === state.view.seat) return;
-      const div = document.createElement("div");
-      div.className = "opponent";
-      div.dataset.seat = String(seat);
+    const seats = state.view.hand_sizes.map((_, s) => s).filter((s) => s !== state.view.seat);
+    keyed($("opponents"), ".opponent", seats, seatBox("opponent")).forEach((div, i) => {
+      const seat = seats[i], count = state.view.hand_sizes[seat];
       const level = state.levels[seat - 1] ? ` · ${state.levels[seat - 1]}` : "";
-      div.innerHTML = `<div class="name">${name(seat)}${level} · ${count} cards</div>`;
-      const fan = document.createElement("div");
-      fan.className = "fan";
-      fan.setAttribute("role", "img");
-      fan.setAttribute("aria-label", `${name(seat)}'s hand: ${count} cards`);
-      for (let i = 0; i < count; i++) { const b = Cards.back(); b.removeAttribute("role"); b.removeAttribute("aria-label"); fan.append(b); }
-      div.append(fan);
       const known = [...held].filter(([, s]) => s === seat).map(([c]) => c);
-      if (known.length) {
-        const row = document.createElement("div");
-        row.className = "known";
-        row.setAttribute("role", "group");
-        row.setAttribute("aria-label", `${name(seat)} took from the pile: ${known.map(Cards.name).join(", ")}`);
-        row.innerHTML = '<span class="known-label" aria-hidden="true">Took</span>';
-        known.forEach((c) => { const el = Cards.face(c); el.classList.add("small"); row.append(el); });
-        div.append(row);
+      // Only what changed is redrawn: a draw adds one back to the fan, nothing else.
+      if (!div.firstChild) {
+        div.innerHTML = '<div class="name"></div><div class="fan" role="img"></div><div class="known" role="group" hidden></div>';
       }
-      box.append(div);
+      const [label, fan, took] = div.children;
+      const text = `${name(seat)}${level} · ${count} cards`;
+      if (label.textContent !== text) label.textContent = text;
+      fan.setAttribute("aria-label", `${name(seat)}'s hand: ${count} cards`);
+      while (fan.children.length > count) fan.lastChild.remove();
+      while (fan.children.length < count) { const b = Cards.back(); b.removeAttribute("role"); b.removeAttribute("aria-label"); fan.append(b); }
+      const knownKey = known.join(" ");
+      if (took.dataset.cards === knownKey) return;
+      took.dataset.cards = knownKey;
+      took.hidden = !known.length;
+      took.setAttribute("aria-label", `${name(seat)} took from the pile: ${known.map(Cards.name).join(", ")}`);
+      took.innerHTML = '<span class="known-label" aria-hidden="true">Took</span>';
+      known.forEach((c) => { const el = Cards.face(c); el.classList.add("small"); took.append(el); });
     });
   }
   function can(action) { return state.view.legal.includes(action); }
@@ -260,22 +273,25 @@
     $("stock").setAttribute("aria-disabled", String(!(can("draw") || can("pass"))));
     $("stock").classList.toggle("hot", can("draw"));
     const pile = $("discard");
-    pile.innerHTML = "";
     const top = v.discards.at(-1);
-    if (top) {
+    const pileKey = `${top}|${can("take")}`;
+    if (pile.dataset.shown === pileKey) { /* the same top card, as takeable as before */ }
+    else if (top) {
+      pile.dataset.shown = pileKey;
+      pile.innerHTML = "";
       const card = Cards.face(top, "button");
       card.setAttribute("aria-label", `Discard pile: ${Cards.name(top)}` + (can("take") ? ": take (D)" : ""));
       card.setAttribute("aria-disabled", String(!can("take")));
       card.classList.toggle("hot", can("take"));
       card.addEventListener("click", () => act("take"));
       pile.append(card);
-    }
+    } else { pile.dataset.shown = pileKey; pile.innerHTML = ""; }
     $("pile-open").textContent = `Look through the pile (${v.discards.length})`;
     const spade = v.multiplier === 2 ? `<span class="spade">♠ ×2</span>` : "";
-    $("limit").innerHTML = `<small aria-hidden="true">Knock limit</small><b aria-hidden="true">` +
+    setHTML($("limit"), `<small aria-hidden="true">Knock limit</small><b aria-hidden="true">` +
       `${v.knock_limit === 0 ? "Gin only" : v.knock_limit}</b><small aria-hidden="true">upcard ` +
       `${Cards.short(v.upcard)}</small>${spade}<span class="visually-hidden">Knock limit ${Words.limit(v.knock_limit)}, ` +
-      `set by the upcard, the ${Cards.name(v.upcard)}${v.multiplier === 2 ? ". Spades double: this hand scores double." : "."}</span>`;
+      `set by the upcard, the ${Cards.name(v.upcard)}${v.multiplier === 2 ? ". Spades double: this hand scores double." : "."}</span>`);
   }
   function drawPileViewer() {
     const list = $("pile-list");
@@ -329,43 +345,67 @@
     const inMeld = new Set((v.arrangement ? v.arrangement.melds : []).flat());
     const near = new Set(state.coach ? state.coach.near_melds.flat() : []);
     const melds = v.arrangement ? v.arrangement.melds.length : 0;
-    $("deadwood").innerHTML = !v.arrangement ? "" : v.after_discard === null
+    setHTML($("deadwood"), !v.arrangement ? "" : v.after_discard === null
       ? `Deadwood <b>${v.arrangement.deadwood}</b> · ${melds} meld${melds === 1 ? "" : "s"}`
-      : `Deadwood <b>${v.after_discard}</b> after your best discard · ${melds} meld${melds === 1 ? "" : "s"}`;
+      : `Deadwood <b>${v.after_discard}</b> after your best discard · ${melds} meld${melds === 1 ? "" : "s"}`);
     const box = $("hand");
-    box.innerHTML = "";
-    if (v.seat === null) return;
+    if (v.seat === null) { box.replaceChildren(); cardButtons.clear(); return; }
     const gins = ginChoice ? ginCards() : [];
+    const wanted = groups();
     const flat = [];
-    for (const group of groups()) {
-      const div = document.createElement("div");
-      div.className = "group" + (group.meld ? " meld" : "");
+    wanted.forEach((group, g) => {
+      const div = box.children[g] || box.appendChild(document.createElement("div"));
+      const cls = "group" + (group.meld ? " meld" : "");
+      if (div.className !== cls) div.className = cls;
       if (group.meld) { div.setAttribute("role", "group"); div.setAttribute("aria-label", "meld"); }
-      for (const code of group.cards) {
-        const card = Cards.face(code, "button");
+      else { div.removeAttribute("role"); div.removeAttribute("aria-label"); }
+      group.cards.forEach((code, i) => {
+        const card = cardButton(code);
         const extra = [];
-        if (inMeld.has(code)) { extra.push("in a meld"); card.classList.add("in-meld"); }
-        if (code === v.drawn) { card.classList.add("drawn"); extra.push(v.taken ? "just taken" : "just drawn"); }
-        if (code === lifted) { card.classList.add("lifted"); extra.push("lifted"); }
-        if (gins.includes(code)) { card.classList.add("gin-choice"); extra.push("discard to go gin"); }
-        if (near.has(code)) card.classList.add("near");
-        if (extra.length) card.setAttribute("aria-label", `${Cards.name(code)}, ${extra.join(", ")}`);
+        card.classList.toggle("in-meld", inMeld.has(code));
+        if (inMeld.has(code)) extra.push("in a meld");
+        card.classList.toggle("drawn", code === v.drawn);
+        if (code === v.drawn) extra.push(v.taken ? "just taken" : "just drawn");
+        card.classList.toggle("lifted", code === lifted);
+        if (code === lifted) extra.push("lifted");
+        card.classList.toggle("gin-choice", gins.includes(code));
+        if (gins.includes(code)) extra.push("discard to go gin");
+        card.classList.toggle("near", near.has(code));
+        card.classList.remove("dragging", "drop-before");
+        const label = extra.length ? `${Cards.name(code)}, ${extra.join(", ")}` : Cards.name(code);
+        if (card.getAttribute("aria-label") !== label) card.setAttribute("aria-label", label);
         card.setAttribute("aria-pressed", String(code === lifted));
         card.tabIndex = -1;
-        bindCard(card, code);
-        div.append(card);
+        // Moved only when out of place: a card moved in the document loses its focus.
+        if (div.children[i] !== card) div.insertBefore(card, div.children[i] || null);
         flat.push(card);
-      }
-      box.append(div);
-    }
+      });
+      while (div.children.length > group.cards.length) div.lastChild.remove();
+    });
+    while (box.children.length > wanted.length) box.lastChild.remove();
+    for (const code of cardButtons.keys()) if (!v.hand.includes(code)) cardButtons.delete(code);
     focusIndex = Math.min(focusIndex, flat.length - 1);
     if (flat.length) flat[Math.max(focusIndex, 0)].tabIndex = 0;
-    fitHand();
+    // Laid out again only when its shape changed: a state that leaves the hand alone costs no layout.
+    const shape = `${wanted.map((g) => g.cards.length)}|${innerWidth}|${document.body.classList.contains("large")}`;
+    if (shape !== fitted) fitHand();
   }
-  // Spread the hand: no overlap when there is room, else just enough to fit one row.
+  // The hand's buttons, kept while their cards stay in the hand: a redraw creates only new cards.
+  const cardButtons = new Map();
+  let fitted = "";
+  function cardButton(code) {
+    let card = cardButtons.get(code);
+    if (!card) { card = Cards.face(code, "button"); bindCard(card, code); cardButtons.set(code, card); }
+    return card;
+  }
+  // Spread the hand: no overlap when there is room, else just enough to fit one row. Where one
+  // row would hide much of each card (a phone holding 10 or 11), two rows of whole cards instead:
+  // every corner readable, every card a full-size target for a finger.
   function fitHand() {
     const box = $("hand");
+    fitted = `${[...box.children].map((g) => g.children.length)}|${innerWidth}|${document.body.classList.contains("large")}`;
     const cards = handCards();
+    box.classList.remove("rows");
     box.style.setProperty("--overlap", "0px");
     if (!cards.length) return;
     const room = box.clientWidth;
@@ -374,7 +414,10 @@
     const joins = cards.length - box.children.length;
     if (needed > room && joins > 0) {
       const width = cards[0].getBoundingClientRect().width;
-      box.style.setProperty("--overlap", `${Math.min(width * 0.72, Math.ceil((needed - room) / joins) + 1)}px`);
+      const overlap = Math.min(width * 0.72, Math.ceil((needed - room) / joins) + 1);
+      const perRow = Math.floor((room + gap) / (width + gap));
+      if (overlap > width * 0.3 && 2 * perRow >= cards.length) box.classList.add("rows");
+      else box.style.setProperty("--overlap", `${overlap}px`);
     }
   }
   function handCards() { return [...$("hand").querySelectorAll(".card")]; }
@@ -541,15 +584,15 @@
     const signed = (p) => (p ? (p > 0 ? "+" : "−") + Math.abs(p) : "0");
     for (const line of state.sheet) {
       line.points.forEach((p, s) => (running[s] += p));
-      const what = line.outcome === "void" ? "void" : `${Words.OUTCOMES[line.outcome]} (${name(line.winner)})`;
+      const what = line.outcome === "void" ? "void" : `${Words.OUTCOMES[line.outcome]} (${escapeHTML(name(line.winner))})`;
       rows.push(`<tr><th scope="row">Hand ${line.hand}</th><td>${what}</td>${line.points.map((p, s) =>
         `<td>${signed(p)}<span class="visually-hidden"> points,</span> <small>total ${running[s]}</small></td>`).join("")}</tr>`);
     }
     const cols = state.names.length + 2;
-    $("sheet").innerHTML = `<table><caption class="visually-hidden">Score sheet: each hand's points and the running totals</caption>` +
+    setHTML($("sheet"), `<table><caption class="visually-hidden">Score sheet: each hand's points and the running totals</caption>` +
       `<thead><tr><th scope="col">Hand</th><th scope="col">Result</th>${state.names.map((_, s) =>
-      `<th scope="col">${name(s)}</th>`).join("")}</tr></thead><tbody>${rows.join("") ||
-      `<tr><td colspan="${cols}">No hands scored yet.</td></tr>`}</tbody></table>`;
+      `<th scope="col">${escapeHTML(name(s))}</th>`).join("")}</tr></thead><tbody>${rows.join("") ||
+      `<tr><td colspan="${cols}">No hands scored yet.</td></tr>`}</tbody></table>`);
   }
 
   // -- motion: where each card came from and went --------------------------------------
@@ -592,19 +635,22 @@
     const v = state.view;
     const stock = $("stock").getBoundingClientRect();
     const step = Motion.stagger();
-    const flights = [];
     const seats = v.hand_sizes.map((_, s) => s);
-    let i = 0;
+    const fans = new Map(seats.map((s) => [s, document.querySelectorAll(`.opponent[data-seat="${s}"] .fan .card`)]));
+    const hand = handCards();
+    const top = $("discard").querySelector(".card");
+    const deal = []; // every card's flight, measured before any copy is added
     for (let round = 0; round < Math.max(...v.hand_sizes); round++) {
       for (const seat of seats) {
         if (round >= v.hand_sizes[seat]) continue;
-        const to = seat === v.seat ? handCards()[round]
-          : document.querySelectorAll(`.opponent[data-seat="${seat}"] .fan .card`)[round];
-        flights.push(Motion.fly("deal", stock, to, null, { delay: step * i++, fromName: "stock", toName: seat === v.seat ? "hand" : `seat ${seat}` }));
+        const to = seat === v.seat ? hand[round] : fans.get(seat)[round];
+        deal.push(["deal", to, null, seat === v.seat ? "hand" : `seat ${seat}`]);
       }
     }
-    const top = $("discard").querySelector(".card");
-    flights.push(Motion.fly("upcard", stock, top, v.upcard, { delay: step * i++, fromName: "stock", toName: "discard" }));
+    deal.push(["upcard", top, v.upcard, "discard"]);
+    const ends = deal.map(([, to]) => to && to.getBoundingClientRect());
+    const flights = deal.map(([what, to, code, toName], i) =>
+      Motion.fly(what, stock, to, code, { delay: step * i, fromName: "stock", toName, end: ends[i] }));
     await Promise.all(flights);
     // The upcard fixes the knock limit: a copy goes to the limit box, which lights up.
     await Motion.fly("limit", Motion.rect(top), $("limit"), v.upcard, { reveal: false, fromName: "discard", toName: "limit" });
@@ -696,5 +742,8 @@
   Settings.onNewGame(() => askNewGame());
   window.Okgin = { send, state: () => state, announce };
   Settings.init();
-  connect();
+  // Connect once the page is parsed: room.js marks a room's page (body.dataset.room) then, and a
+  // socket that opened sooner (while a later script was still loading) started a solo game.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", connect);
+  else connect();
 })();

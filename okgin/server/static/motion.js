@@ -14,12 +14,14 @@ const Motion = (() => {
 
   // Fly a copy of a card (face up with `code`, else a back) from the rectangle `from` onto
   // the element `to`, which stays hidden until the copy lands.
-  function fly(what, from, to, code = null, { delay = 0, reveal = true, fromName = "", toName = "" } = {}) {
+  // `end`, the rectangle of `to` measured beforehand, lets a caller measure many targets before
+  // adding any copy: reading layout after each write would lay the page out once per card.
+  function fly(what, from, to, code = null, { delay = 0, reveal = true, fromName = "", toName = "", end = null } = {}) {
     const ms = duration();
     log.push({ what, card: code, from: fromName, to: toName, ms });
     while (log.length > 80) log.shift();
     if (!from || !to || ms <= 1) return Promise.resolve();
-    const end = to.getBoundingClientRect();
+    end = end || to.getBoundingClientRect();
     if (!end.width) return Promise.resolve();
     const card = code ? Cards.face(code) : Cards.back();
     card.classList.add("flying");
