@@ -742,8 +742,8 @@
   Settings.onNewGame(() => askNewGame());
   window.Okgin = { send, state: () => state, announce };
   Settings.init();
-  // Connect once the page is parsed: room.js marks a room's page (body.dataset.room) then, and a
-  // socket that opened sooner (while a later script was still loading) started a solo game.
+  // Connect once the page is parsed, so every script listening to the hooks (room.js, coach.js,
+  // loaded after this one) hears the socket's first events.
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", connect);
   else connect();
 })();
