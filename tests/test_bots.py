@@ -323,9 +323,14 @@ def test_a_seat_that_has_drawn_long_is_guessed_a_better_hand() -> None:
     assert mean_deadwood(seasoned) < mean_deadwood(fresh) - 10
 
 
-def test_hard_counts_what_the_next_seat_knocking_at_once_would_cost() -> None:
+def test_hard_counts_what_the_next_seat_knocking_at_once_would_cost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from okgin.bots import hard
     from okgin.bots.hard import _next_turn
     from okgin.bots.rollout import Table, World
+
+    monkeypatch.setattr(hard, "THREAT", 1.0)  # off by default (docs/bots.md): switched on here
 
     ours = mask_of(parse_cards("2D 4D 6D 8D TD QD KC 2S 4S 6S QH"))
     theirs = mask_of(parse_cards("5C 6C 7C 2H 3H 4H 9S TS JS AD"))
@@ -341,6 +346,8 @@ def test_hard_counts_what_the_next_seat_knocking_at_once_would_cost() -> None:
     assert took == 1 and lost > 0
     # a knock limit of 0 (an ace upcard) allows gin only: no knock to fear
     assert _next_turn(Table(Rules(), 0, 1), world, 0, 1, Card.parse("QH").index, None)[1] == 0
+    monkeypatch.setattr(hard, "THREAT", 0.0)
+    assert _next_turn(table, world, 0, 1, Card.parse("QH").index, None) == (0, 0.0)
 
 
 def test_hard_values_a_hand_that_wins_the_match_above_its_points() -> None:
