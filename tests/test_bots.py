@@ -321,39 +321,3 @@ def test_a_seat_that_has_drawn_long_is_guessed_a_better_hand() -> None:
         return sum(deadwood_of_mask(guesser.world(rng).hands[1]) for _ in range(300)) / 300
 
     assert mean_deadwood(seasoned) < mean_deadwood(fresh) - 10
-
-
-def test_hard_counts_what_the_next_seat_knocking_at_once_would_cost(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from okgin.bots import hard
-    from okgin.bots.hard import _next_turn
-    from okgin.bots.rollout import Table, World
-
-    monkeypatch.setattr(hard, "THREAT", 1.0)  # off by default (docs/bots.md): switched on here
-
-    ours = mask_of(parse_cards("2D 4D 6D 8D TD QD KC 2S 4S 6S QH"))
-    theirs = mask_of(parse_cards("5C 6C 7C 2H 3H 4H 9S TS JS AD"))
-    stock = [c.index for c in parse_cards("3C 5S KD")]  # KD on top: drawn and thrown
-    world = World([ours, theirs], stock, [])
-    table = Table(Rules(), 10, 1)
-    # seat 1 draws the KD, throws it and knocks with the AD: 62 deadwood against 1
-    took, lost = _next_turn(table, world, 0, 1, Card.parse("QH").index, None)
-    assert (took, lost) == (0, 61.0)
-    assert world.hands == [ours, theirs] and len(world.stock) == 3
-    # the 8C melds with the clubs run and leaves the same knock: it is taken
-    took, lost = _next_turn(table, world, 0, 1, Card.parse("8C").index, None)
-    assert took == 1 and lost > 0
-    # a knock limit of 0 (an ace upcard) allows gin only: no knock to fear
-    assert _next_turn(Table(Rules(), 0, 1), world, 0, 1, Card.parse("QH").index, None)[1] == 0
-    monkeypatch.setattr(hard, "THREAT", 0.0)
-    assert _next_turn(table, world, 0, 1, Card.parse("QH").index, None) == (0, 0.0)
-
-
-def test_hard_values_a_hand_that_wins_the_match_above_its_points() -> None:
-    from okgin.bots.hard import MATCH_POINTS, _utility
-
-    assert _utility((12, 0), 0) == 12
-    assert _utility((12, 0), 0, (10, 80)) == 12 + MATCH_POINTS
-    assert _utility((0, 30), 0, (10, 25)) == -30 - MATCH_POINTS
-    assert _utility((0, 30), 0, (10, 40)) == -30

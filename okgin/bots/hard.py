@@ -5,9 +5,8 @@ that seat took, threw and passed, the stock shuffled from the rest). Whenever it
 it scores the knock against every guess (undercuts included, layoffs and the spade double
 counted by the engine's own scoring) and plays the same guesses out after its best discard
 instead (``play_out``), on ``budget`` guesses per decision, and does whichever averages
-more points, a hand that wins (or loses) the match counting ``MATCH_POINTS`` more. Among
-discards that `normal` judges close, it plays the next seat's turn on guessed hands and
-throws the one that feeds it least and costs least if it then knocks. Draws follow `normal`.
+more points. Among discards that `normal` judges close, it throws the one the next seat's
+guessed hands can use least. Draws follow `normal`.
 
 Every choice is a function of the view and the player's random generator: the budget is a
 number of guesses, not seconds, so the same seed plays the same game on a busy machine.
@@ -24,7 +23,7 @@ from okgin.actions import BigGin, Discard, Knock, PlayerAction
 from okgin.bots.guess import Guesser
 from okgin.bots.judge import Judge
 from okgin.bots.knowledge import Knowledge, completers, knowledge_of
-from okgin.bots.memo import deadwood, discard_without
+from okgin.bots.memo import deadwood
 from okgin.bots.normal import NormalPlayer, best_knock, rank_discards
 from okgin.bots.rollout import Table, World, knock_points, play_out
 from okgin.cards import DECK
@@ -47,12 +46,6 @@ FEED_GUESSES = 48
 """Guesses of the next seat's hand used to weigh each discard's risk."""
 FEED_POINTS = 3.0
 """What handing the next seat a card that melds is reckoned to cost."""
-MATCH_POINTS = 60.0
-"""What winning (or losing) the match with this hand is worth beyond its points."""
-THREAT = 0.0
-"""Weight of the points lost when the next seat knocks on its coming turn. Off: at 1.0 it
-won 71.4% of 1,000 matches against `simple` (68.9% before) but 56.9% against `normal`
-(59.4% before), since `normal` does not knock as soon as it may (docs/bots.md)."""
 
 
 class HardPlayer:
@@ -97,14 +90,13 @@ class HardPlayer:
         """The candidate with the best average points over guessed deals."""
         table = Table(view.rules, view.knock_limit, view.multiplier)
         totals = [0.0] * len(candidates)
-        need = _needs(view)
         deadline = time.perf_counter() + SAFETY_SECONDS
         guesses = 0
         while guesses < self.budget and (guesses < 4 or time.perf_counter() < deadline):
             world = guesser.world(self.rng)
             for i, action in enumerate(candidates):
                 points = _play(table, world.copy(), view, action)
-                totals[i] += _utility(points, view.seat, need)
+                totals[i] += _utility(points, view.seat)
             guesses += 1
         means = [t / guesses for t in totals]
         means[0] += PRIOR
@@ -112,59 +104,25 @@ class HardPlayer:
         return candidates[best]
 
     def _safer_discard(self, view: SeatView, knowledge: Knowledge, guesser: Guesser) -> Discard:
-        """`normal`'s discard, with what it risks at the next seat's turn measured on guesses
-        of that seat's hand rather than on the visible hints alone: the card may feed it, and
-        it may knock before we draw again, when every point of deadwood we keep counts."""
+        """`normal`'s discard, with the risk of feeding the next seat measured on guesses
+        of its hand rather than on the visible hints alone."""
         judge = Judge(knowledge, view.stock_count)
         choices = rank_discards(view, judge)
         close = [ch for ch in choices if ch.cost <= choices[0].cost + CLOSE][:4]
         if len(close) < 2:
             return Discard(view.seat, DECK[choices[0].card])
-        table = Table(view.rules, view.knock_limit, view.multiplier)
         after = (view.seat + 1) % view.rules.players
         fed = [0] * len(close)
-        lost = [0.0] * len(close)
-        need = _needs(view)
         for _ in range(FEED_GUESSES):
-            world = guesser.world(self.rng)
+            wants = completers(guesser.world(self.rng).hands[after])
             for i, choice in enumerate(close):
-                took, loss = _next_turn(table, world, view.seat, after, choice.card, need)
-                fed[i] += took
-                lost[i] += loss
+                fed[i] += wants >> choice.card & 1
         costs = [
-            choice.cost
-            - judge.feed_cost(choice.card)
-            + (FEED_POINTS * fed[i] + THREAT * lost[i]) / FEED_GUESSES
+            choice.cost - judge.feed_cost(choice.card) + FEED_POINTS * fed[i] / FEED_GUESSES
             for i, choice in enumerate(close)
         ]
         best = min(range(len(close)), key=lambda i: (costs[i], i))
         return Discard(view.seat, DECK[close[best].card])
-
-
-def _next_turn(
-    table: Table, world: World, seat: int, after: int, card: int, need: tuple[int, ...] | None
-) -> tuple[int, float]:
-    """The next seat's turn, by the quick policy, after ``seat`` throws ``card`` in ``world``
-    (left unchanged). Returns whether it took the card and the points ``seat`` loses if it
-    then knocks (negative for an undercut), else 0."""
-    hand = world.hands[after]
-    took = 0
-    if completers(hand) >> card & 1:
-        left, thrown = discard_without(hand | 1 << card, card)
-        took = int(left < deadwood(hand))
-    if took:
-        hand |= 1 << card
-    elif world.stock and len(world.stock) > STOCK_FLOOR:
-        hand |= 1 << world.stock[-1]
-        left, thrown = discard_without(hand, -1)
-    else:
-        return took, 0.0
-    if left > table.knock_limit or not THREAT:
-        return took, 0.0
-    hands = world.hands[:]
-    hands[seat] &= ~(1 << card)
-    hands[after] = hand
-    return took, -_utility(knock_points(table, hands, after, thrown), seat, need)
 
 
 def _best_discard(view: SeatView, knowledge: Knowledge) -> Discard:
@@ -189,23 +147,7 @@ def _play(table: Table, world: World, view: SeatView, action: PlayerAction) -> t
     raise ValueError(f"hard looks ahead at knocks and discards only, not {action}")
 
 
-def _needs(view: SeatView) -> tuple[int, ...] | None:
-    """The points each seat still needs to win the match (None unless points won count
-    toward the target, as in difference scoring)."""
-    if view.rules.scoring != "difference" or MATCH_POINTS == 0:
-        return None
-    return tuple(view.target - score for score in view.scores)
-
-
-def _utility(points: tuple[int, ...], seat: int, need: tuple[int, ...] | None = None) -> float:
-    """Points won by ``seat`` less the average of the others' (penalty scoring included),
-    plus ``MATCH_POINTS`` when the hand wins ``seat`` the match (less when it wins it for
-    another seat): near the target a small sure win is worth more than its points."""
+def _utility(points: tuple[int, ...], seat: int) -> float:
+    """Points won by ``seat`` less the average of the others' (penalty scoring included)."""
     others = [p for s, p in enumerate(points) if s != seat]
-    value = points[seat] - sum(others) / len(others)
-    if need is not None:
-        if points[seat] >= need[seat]:
-            value += MATCH_POINTS
-        elif any(p >= need[s] for s, p in enumerate(points) if s != seat and p > 0):
-            value -= MATCH_POINTS
-    return value
+    return points[seat] - sum(others) / len(others)
