@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import sys
@@ -47,14 +48,12 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
 
 
-@pytest.fixture
-def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
-    """A fresh page at desktop width, with instant opponents, showing a new game."""
+@contextlib.contextmanager
+def game_page(browser: Browser, server: ServerProcess, init_script: str) -> Iterator[Page]:
+    """A page at desktop width showing a new game, set up by ``init_script``; on leaving, no
+    script error may have happened on it."""
     context = new_context(browser, viewport={"width": 1280, "height": 900})
-    context.add_init_script(
-        "if (!localStorage.getItem('okgin.options')) "
-        f"localStorage.setItem('okgin.options', '{json.dumps(FAST)}')"
-    )
+    context.add_init_script(init_script)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
@@ -63,6 +62,14 @@ def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
     yield opened
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture
+def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
+    """A fresh page at desktop width, with instant opponents, showing a new game."""
+    with game_page(browser, server, "if (!localStorage.getItem('okgin.options')) "
+                   f"localStorage.setItem('okgin.options', '{json.dumps(FAST)}')") as opened:
+        yield opened
 
 
 def shot(page: Page, name: str, full_page: bool = True) -> None:

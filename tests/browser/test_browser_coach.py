@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from browser_play import ending_button, mouse_turn, moved, wait_my_move
-from conftest import ARGS, new_context, shot  # noqa: F401
+from conftest import ARGS, game_page, new_context, shot  # noqa: F401
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from test_browser_options import set_option
@@ -24,16 +24,8 @@ REASON = re.compile(r"^(Take|Pass|Draw|Discard|Knock|Go)\b[^:]*: \w")
 @pytest.fixture
 def coached(browser: Browser, server: ServerProcess) -> Iterator[Page]:
     """A page with the coach on from the start."""
-    context = new_context(browser, viewport={"width": 1280, "height": 900})
-    context.add_init_script(f"localStorage.setItem('okgin.options', '{json.dumps(COACH)}')")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server.url)
-    page.wait_for_selector("#hand .card")
-    yield page
-    context.close()
-    assert not errors, errors
+    with game_page(browser, server, f"localStorage.setItem('okgin.options', '{json.dumps(COACH)}')") as page:
+        yield page
 
 
 def coached_turn(page: Page) -> str:
