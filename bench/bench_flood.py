@@ -5,10 +5,11 @@ player's action-to-acknowledgement p50/p99 with and without the flood, in the sa
 
 The floods are those a hostile page could send: `new` messages, hints, and frames of 16 KB
 garbage, each as fast as the server reads them, for as long as the player plays. The server
-refuses what is over its rate limits with an error and closes a connection refused 200 times;
-the flooder then opens another and goes on. The question is what the flood costs the other
-client. The conditions take turns in rounds (a block of moves each), so a shared machine's
-changing load falls on all of them alike; a short unmeasured game first warms the server up.
+refuses what is over its rate limits with an error and closes a connection refused 50 times, or
+sent 5 malformed frames; the flooder then opens another and goes on. The question is what the
+flood costs the other client. The conditions take turns in rounds (a block of moves each), so a
+shared machine's changing load falls on all of them alike; a short unmeasured game first warms
+the server up.
 """
 
 from __future__ import annotations

@@ -165,12 +165,32 @@ def test_floods_are_limited_then_closed(server: ServerProcess) -> None:
     assert news == {"too many new games: wait a few seconds"}
 
 
+def test_malformed_frames_are_answered_then_the_connection_closed(server: ServerProcess) -> None:
+    """A page never sends a frame that is not a message: each is answered with what was wrong,
+    and the fifth closes the connection, so a flood of garbage is read 5 frames at a time."""
+
+    async def go() -> tuple[list[str], int | None, str]:
+        client = await Client.connect(server.ws_url)
+        for _ in range(20):
+            await client.socket.send("[" * 16_000)
+        errors = []
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            while True:
+                errors.append((await client.receive())["message"])
+        frame = closed.value.rcvd
+        return errors, frame.code if frame else None, frame.reason if frame else ""
+
+    errors, code, reason = run(go())
+    assert errors == ["nested too deep: at most 32 levels"] * 5
+    assert (code, reason) == (1008, "too many malformed messages: closed")
+
+
 def test_an_address_reconnecting_without_end_is_closed_before_it_is_read(server: ServerProcess) -> None:
     """A flooder closed for flooding opens another connection, and another: an address may
-    open 60 at once and then 5 a second; the next is closed before anything it sends is read."""
+    open 10 at once and then 5 a second; the next is closed before anything it sends is read."""
 
     async def go() -> tuple[int, str, dict[str, Any]]:
-        opened = [await websockets.connect(server.ws_url) for _ in range(60)]
+        opened = [await websockets.connect(server.ws_url) for _ in range(10)]
         refused = await websockets.connect(server.ws_url)
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await refused.send(json.dumps({"type": "new"}))

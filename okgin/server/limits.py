@@ -37,8 +37,10 @@ class Limits:
     address_coach_burst: float = 20.0
     # A flooder closed for flooding opens another connection: each costs a handshake and the
     # reading of what it sends before it is closed again, so they are limited per address too.
+    # The burst is what a few tabs opened at once need, not more: an idle flooder's full
+    # bucket is that many connections read at once before the rate holds it.
     address_connections: float = 5.0
-    address_connection_burst: float = 60.0
+    address_connection_burst: float = 10.0
 
 
 class Bucket:
