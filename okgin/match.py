@@ -90,21 +90,26 @@ class Match:
 
     def apply(self, action: Action) -> None:
         """Play an action in the current hand, then score the hand if it ended."""
-        hand = self.current
-        if hand is None:
-            raise IllegalActionError(f"{action}: no hand is being played")
+        hand = self._playing(action)
         hand.apply(action)
-        if hand.result is not None:
-            self._score(hand, hand.result)
+        self._score_if_over(hand)
 
     def apply_legal(self, action: PlayerAction) -> None:
         """``apply`` for an action just taken from the current hand's legal actions: it is
         not checked (``Hand.apply_legal``). Raises IllegalActionError when no hand is being
         played."""
+        hand = self._playing(action)
+        hand.apply_legal(action)
+        self._score_if_over(hand)
+
+    def _playing(self, action: Action) -> Hand:
+        """The hand being played, which ``action`` is for."""
         hand = self.current
         if hand is None:
             raise IllegalActionError(f"{action}: no hand is being played")
-        hand.apply_legal(action)
+        return hand
+
+    def _score_if_over(self, hand: Hand) -> None:
         if hand.result is not None:
             self._score(hand, hand.result)
 
