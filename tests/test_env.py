@@ -207,6 +207,21 @@ def _assert_whole_deck(hand: Hand) -> None:
     assert total == (1 << 52) - 1
 
 
+@pytest.mark.parametrize("bad", ["masked", 1.5])
+def test_the_gym_env_refuses_an_illegal_action(bad: str | float) -> None:
+    game = OkginGymEnv("oklahoma", illegal="raise")
+    obs, _ = game.reset(seed=1)
+    action = int(np.flatnonzero(obs["action_mask"] == 0)[0]) if bad == "masked" else bad
+    played = len(game.game.match.current.actions)  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="is not legal now"):
+        game.step(action)  # type: ignore[arg-type]
+    assert len(game.game.match.current.actions) == played  # type: ignore[union-attr]
+    ending = OkginGymEnv("oklahoma")
+    ending.reset(seed=1)
+    _, reward, over, _, info = ending.step(action)  # type: ignore[arg-type]
+    assert (reward, over, info) == (-100.0, True, {"illegal": True})
+
+
 def test_the_gym_env_plays_to_the_end_and_scores_the_learner() -> None:
     game = OkginGymEnv("oklahoma", opponents="simple", reward="match", max_hands=50)
     obs, _ = game.reset(seed=4)

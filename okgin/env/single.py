@@ -97,13 +97,14 @@ class OkginGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return self.game.observe(self.agent), {"reward_before": reward, "skipped": skipped}
 
     def step(self, action: int | np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        mask = self.game.observe(self.agent)["action_mask"]
-        if not (isinstance(action, int | np.integer) and 0 <= action < len(mask) and mask[action]):
+        try:
+            if not isinstance(action, int | np.integer):
+                raise ValueError(f"action {action!r} is not an action number")
+            self.game.step(int(action))  # checks it against the mask; refused, nothing changes
+        except ValueError as refused:
             if self.illegal == "raise":
-                raise ValueError(f"action {action!r} is not legal now (see the action_mask)")
-            obs = self.game.observe(self.agent)
-            return obs, self.illegal_reward, True, False, {"illegal": True}
-        self.game.step(int(action))
+                raise ValueError(f"action {action!r} is not legal now (see the action_mask)") from refused
+            return self.game.observe(self.agent), self.illegal_reward, True, False, {"illegal": True}
         reward = self._reward() + self._play_others()
         over = self.game.terminations[self.agent]
         cut = self.game.truncations[self.agent]
