@@ -109,7 +109,7 @@ def test_play_on_rather_than_a_knock_likely_undercut() -> None:
     match, names = replay_text((RECORDS / "coach_undercut.json").read_text(encoding="utf-8"))
     got = analyse(match.view(0), names)
     assert text(got) == ("Discard the A♥ and play on rather than knock with 10: playing on is worth "
-                         "about -7 points against -17 for the knock, which would be undercut in "
+                         "about -6 points against -17 for the knock, which would be undercut in "
                          "about 69% of likely deals.")
     undercut = [w.text for w in got.warnings if w.kind == "undercut"]
     assert undercut == ["A knock now risks an undercut: about 69% of likely deals leave an "

@@ -23,8 +23,9 @@ from okgin.hand import Phase
 from okgin.melds import arrangement_of_mask
 from okgin.view import SeatView
 
-PRIOR = 0.5
-"""Points of benefit of the doubt given to playing on over an ordinary knock (as `hard`)."""
+PRIOR = 1.0
+"""Points of benefit of the doubt given to an ordinary knock, which ends the hand now, over
+playing on, whose worth rests on guessing the draws to come as well as the hands."""
 SHORTLIST = 3
 """Discards, best first by `normal`'s ranking, whose worth the analysis reports."""
 
@@ -152,9 +153,9 @@ def _discard_choice(view: SeatView, worlds: Worlds, names: Sequence[str]) -> Sug
         left = deadwood(view.hand_mask & ~knock.card.mask)
         if left == 0:
             return Suggestion(knock, _gin_reason(view, knock, names), values)
-        knock_worth, play_worth = worlds.value(knock), worlds.value(discard) + PRIOR
+        knock_worth, play_worth = worlds.value(knock), worlds.value(discard)
         risk = worlds.undercut_share(knock)
-        if knock_worth >= play_worth:
+        if knock_worth + PRIOR >= play_worth:
             return Suggestion(knock, _knock_reason(knock, left, risk, knock_worth), values)
         return Suggestion(discard, _play_on_reason(discard, left, risk, knock_worth, play_worth), values)
     return Suggestion(discard, _discard_reason(view, worlds, discard.card, names), values)

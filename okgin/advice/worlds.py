@@ -3,7 +3,9 @@
 The guesses come from the computer players' own inference (``Guesser``: each hidden hand
 weighted by what its seat took, threw and passed). They are seeded from the public view, so
 the same view always gives the same guesses and the same figures. A move's worth is the mean
-of the points it brings over the guesses, each played out by the quick policy of the play-outs.
+of the points it brings over the guesses, each played out by the quick policy of the play-outs;
+a discard made instead of a knock is worth the better of playing on that way and playing on
+for gin (as `hard` reckons it).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.bots.guess import Guesser
 from okgin.bots.knowledge import Knowledge, completers, knowledge_of
 from okgin.bots.memo import deadwood
-from okgin.bots.rollout import Table, World, finish_turn, knock_points, play_out
+from okgin.bots.rollout import Table, World, finish_turn, knock_points, play_out, utility
 from okgin.hand import STOCK_FLOOR, Phase
 from okgin.scoring import Outcome, score_hand
 from okgin.view import SeatView
@@ -40,16 +42,24 @@ class Worlds:
         rng = random.Random(seed_of(view))
         self.worlds = [guesser.world(rng) for _ in range(guesses)]
         self.table = Table(view.rules, view.knock_limit, view.multiplier)
+        self.for_gin = Table(view.rules, view.knock_limit, view.multiplier, gin_seeker=view.seat)
+        self.may_knock = any(isinstance(action, Knock) for action in view.legal)
         self._values: dict[PlayerAction, float] = {}
 
     def value(self, action: PlayerAction) -> float:
         """The points ``action`` is expected to bring the seat, less the others' mean."""
         known = self._values.get(action)
         if known is None:
-            seat = self.view.seat
-            total = sum(_utility(self._outcome(world.copy(), action), seat) for world in self.worlds)
-            known = self._values[action] = total / len(self.worlds)
+            known = self._mean(action, self.table)
+            if self.may_knock and isinstance(action, Discard):
+                known = max(known, self._mean(action, self.for_gin))
+            self._values[action] = known
         return known
+
+    def _mean(self, action: PlayerAction, table: Table) -> float:
+        seat = self.view.seat
+        total = sum(utility(self._outcome(world.copy(), action, table), seat) for world in self.worlds)
+        return total / len(self.worlds)
 
     def undercut_share(self, knock: Knock) -> float:
         """The share of guessed deals in which knocking with ``knock`` is undercut."""
@@ -65,8 +75,8 @@ class Worlds:
         hits = sum(completers(world.hands[seat]) >> card & 1 for world in self.worlds)
         return hits / len(self.worlds)
 
-    def _outcome(self, world: World, action: PlayerAction) -> tuple[int, ...]:
-        seat, table = self.view.seat, self.table
+    def _outcome(self, world: World, action: PlayerAction, table: Table) -> tuple[int, ...]:
+        seat = self.view.seat
         following = (seat + 1) % table.players
         if isinstance(action, Knock):
             return knock_points(table, world.hands, seat, action.card.index)
@@ -96,8 +106,3 @@ class Worlds:
         world.hands[seat] |= 1 << world.stock.pop()
         return finish_turn(self.table, world, seat, -1)
 
-
-def _utility(points: tuple[int, ...], seat: int) -> float:
-    """Points won by ``seat`` less the mean of the others' (as `hard` reckons them)."""
-    others = [p for s, p in enumerate(points) if s != seat]
-    return points[seat] - sum(others) / len(others)

@@ -4,9 +4,10 @@ It guesses the unseen cards again and again (``Guesser``: each other hand weight
 that seat took, threw and passed, the stock shuffled from the rest). Whenever it may knock,
 it scores the knock against every guess (undercuts included, layoffs and the spade double
 counted by the engine's own scoring) and plays the same guesses out after its best discard
-instead (``play_out``), on ``budget`` guesses per decision, and does whichever averages
-more points. Among discards that `normal` judges close, it throws the one the next seat's
-guessed hands can use least. Draws follow `normal`.
+instead (``play_out``) twice: once knocking at its next chance, once playing for gin, on
+``budget`` guesses per decision, and does whichever of the three averages more points. Among
+discards that `normal` judges close, it throws the one the next seat's guessed hands can use
+least. Draws follow `normal`.
 
 Every choice is a function of the view and the player's random generator: the budget is a
 number of guesses, not seconds, so the same seed plays the same game on a busy machine.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 
 from okgin.actions import BigGin, Discard, Knock, PlayerAction
 from okgin.bots.guess import Guesser
@@ -25,7 +27,7 @@ from okgin.bots.judge import Judge
 from okgin.bots.knowledge import Knowledge, completers, knowledge_of
 from okgin.bots.memo import deadwood
 from okgin.bots.normal import NormalPlayer, best_knock, rank_discards
-from okgin.bots.rollout import Table, World, knock_points, play_out
+from okgin.bots.rollout import Table, World, knock_points, play_out, utility
 from okgin.cards import DECK
 from okgin.hand import STOCK_FLOOR, Phase
 from okgin.view import SeatView
@@ -48,6 +50,15 @@ FEED_POINTS = 3.0
 """What handing the next seat a card that melds is reckoned to cost."""
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A move to look ahead at, and whether the seat then plays on for gin (knocking only
+    with gin until the stock runs low) rather than knocking at its next chance."""
+
+    action: PlayerAction
+    for_gin: bool = False
+
+
 class HardPlayer:
     name = "hard"
 
@@ -63,45 +74,44 @@ class HardPlayer:
             return default
         knowledge = knowledge_of(view)
         guesser = Guesser(knowledge, [c.index for c in view.discards])
-        candidates = self._candidates(view, knowledge, default)
-        if len(candidates) > 1:
-            default = self._search(view, guesser, candidates)
+        plans = self._plans(view, knowledge, default)
+        if len(plans) > 1:
+            default = self._search(view, guesser, plans)
         if isinstance(default, Discard):
             return self._safer_discard(view, knowledge, guesser)
         return default
 
-    def _candidates(
-        self, view: SeatView, knowledge: Knowledge, default: PlayerAction
-    ) -> list[PlayerAction]:
-        """The actions worth a look ahead, ``default`` first: knocking or playing on."""
-        seat = view.seat
+    def _plans(self, view: SeatView, knowledge: Knowledge, default: PlayerAction) -> list[Plan]:
+        """The plans worth a look ahead, ``default`` first: knocking now, or discarding and
+        knocking at the next chance, or discarding and playing for gin."""
         knock = best_knock(view)
         if knock is not None and deadwood(view.hand_mask & ~knock.card.mask) == 0:
-            return [knock]
+            return [Plan(knock)]
         if knock is None:
-            return [default]
+            return [Plan(default)]
         if isinstance(default, Knock):
-            return [default, Discard(seat, _best_discard(view, knowledge).card)]
-        return [default, knock]
+            discard = _best_discard(view, knowledge)
+            return [Plan(default), Plan(discard), Plan(discard, for_gin=True)]
+        return [Plan(default), Plan(knock), Plan(default, for_gin=True)]
 
-    def _search(
-        self, view: SeatView, guesser: Guesser, candidates: list[PlayerAction]
-    ) -> PlayerAction:
-        """The candidate with the best average points over guessed deals."""
-        table = Table(view.rules, view.knock_limit, view.multiplier)
-        totals = [0.0] * len(candidates)
+    def _search(self, view: SeatView, guesser: Guesser, plans: list[Plan]) -> PlayerAction:
+        """The action of the plan with the best average points over guessed deals."""
+        quick = Table(view.rules, view.knock_limit, view.multiplier)
+        for_gin = Table(view.rules, view.knock_limit, view.multiplier, gin_seeker=view.seat)
+        totals = [0.0] * len(plans)
         deadline = time.perf_counter() + SAFETY_SECONDS
         guesses = 0
         while guesses < self.budget and (guesses < 4 or time.perf_counter() < deadline):
             world = guesser.world(self.rng)
-            for i, action in enumerate(candidates):
-                points = _play(table, world.copy(), view, action)
-                totals[i] += _utility(points, view.seat)
+            for i, plan in enumerate(plans):
+                table = for_gin if plan.for_gin else quick
+                points = _play(table, world.copy(), view, plan.action)
+                totals[i] += utility(points, view.seat)
             guesses += 1
         means = [t / guesses for t in totals]
         means[0] += PRIOR
-        best = max(range(len(candidates)), key=lambda i: means[i])
-        return candidates[best]
+        best = max(range(len(plans)), key=lambda i: means[i])
+        return plans[best].action
 
     def _safer_discard(self, view: SeatView, knowledge: Knowledge, guesser: Guesser) -> Discard:
         """`normal`'s discard, with the risk of feeding the next seat measured on guesses
@@ -146,8 +156,3 @@ def _play(table: Table, world: World, view: SeatView, action: PlayerAction) -> t
         return play_out(table, world, (seat + 1) % table.players)
     raise ValueError(f"hard looks ahead at knocks and discards only, not {action}")
 
-
-def _utility(points: tuple[int, ...], seat: int) -> float:
-    """Points won by ``seat`` less the average of the others' (penalty scoring included)."""
-    others = [p for s, p in enumerate(points) if s != seat]
-    return points[seat] - sum(others) / len(others)

@@ -2,7 +2,8 @@
 
 A ``World`` holds masks and card indices only; every seat plays the quick policy of the
 `simple` baseline (take a discard that melds and lowers the deadwood, discard the
-least-deadwood card, knock as soon as the limit allows). A stock run down to two ends the hand void.
+least-deadwood card, knock as soon as the limit allows), except that one seat may play for
+gin (``Table.gin_seeker``). A stock run down to two ends the hand void.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ class Table:
     rules: Rules
     knock_limit: int
     multiplier: int
+    gin_seeker: int = -1
+    """A seat that plays for gin: it knocks only with gin until the stock runs low (when a
+    void hand is near), where every other seat knocks as soon as it may. -1: none."""
 
     @property
     def players(self) -> int:
@@ -71,7 +75,10 @@ def finish_turn(table: Table, world: World, seat: int, taken: int) -> tuple[int,
     Returns the points when the hand ends (a knock, or a void stock), else None.
     """
     left, card = discard_without(world.hands[seat], taken)
-    if left <= table.knock_limit:
+    limit = table.knock_limit
+    if seat == table.gin_seeker and len(world.stock) > STOCK_FLOOR + table.players:
+        limit = 0
+    if left <= limit:
         return knock_points(table, world.hands, seat, card)
     world.hands[seat] &= ~(1 << card)
     world.pile.append(card)
@@ -103,3 +110,10 @@ def play_out(table: Table, world: World, seat: int, limit: int = 200) -> tuple[i
             return points
         seat = (seat + 1) % table.players
     return (0,) * table.players
+
+
+def utility(points: tuple[int, ...], seat: int) -> float:
+    """Points won by ``seat`` less the mean of the others' (penalty scoring included): what a
+    look-ahead maximises."""
+    others = [p for s, p in enumerate(points) if s != seat]
+    return points[seat] - sum(others) / len(others)
