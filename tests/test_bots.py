@@ -15,9 +15,10 @@ from okgin.bots.guess import Guesser
 from okgin.bots.judge import Judge
 from okgin.bots.knowledge import completers, knowledge_of
 from okgin.bots.normal import NormalPlayer
+from okgin.bots.rollout import Table, World, finish_turn
 from okgin.cards import DECK, Card, mask_of, parse_cards
 from okgin.errors import OkginError
-from okgin.hand import Deal, Hand
+from okgin.hand import STOCK_FLOOR, Deal, Hand
 from okgin.match import Match
 from okgin.melds import deadwood_of_mask
 from okgin.rules import PRESET_NAMES, Rules, preset
@@ -321,3 +322,27 @@ def test_a_seat_that_has_drawn_long_is_guessed_a_better_hand() -> None:
         return sum(deadwood_of_mask(guesser.world(rng).hands[1]) for _ in range(300)) / 300
 
     assert mean_deadwood(seasoned) < mean_deadwood(fresh) - 10
+
+
+def test_a_play_out_for_gin_knocks_only_with_gin_until_the_stock_runs_low() -> None:
+    """The `hard` look-ahead's gin plan: the seat playing for gin passes up an ordinary knock
+    (it discards and plays on), knocks with gin, and knocks as soon as it may near the end."""
+    mine = mask_of(parse_cards("7H 8H 9H 4C 4D 4S 2S 3S AS KC 5D"))  # 5 deadwood after the K♣
+    theirs = mask_of(parse_cards("2C 6C 8C TC QD 2H 4H JH 6S QS"))
+    rest = [c.index for c in DECK if not (mine | theirs) >> c.index & 1]
+    quick = Table(preset("oklahoma"), 10, 1)
+    for_gin = Table(preset("oklahoma"), 10, 1, gin_seeker=0)
+
+    def world(stock: int) -> World:
+        return World([mine, theirs], rest[:stock], [])
+
+    assert finish_turn(quick, world(20), 0, -1) is not None  # knocks at once
+    waiting = world(20)
+    assert finish_turn(for_gin, waiting, 0, -1) is None  # plays on
+    king = parse_cards("KC")[0]
+    assert waiting.pile == [king.index] and waiting.hands[0] == mine & ~king.mask
+    assert finish_turn(for_gin, world(STOCK_FLOOR + 2), 0, -1) is not None  # the last turns: knocks
+    gin = mask_of(parse_cards("7H 8H 9H TH 4C 4D 4S 2S 3S AS KC"))
+    gin_world = World([gin, theirs], rest[:20], [])
+    points = finish_turn(for_gin, gin_world, 0, -1)
+    assert points is not None and points[0] > 0

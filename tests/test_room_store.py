@@ -15,13 +15,19 @@ from okgin.server.seats import matches
 from okgin.server.storage import Store
 
 
-def test_saves_are_compare_and_set_and_idle_games_go(tmp_path: Path) -> None:
+def solo_room(tmp_path: Path) -> tuple[Store, RoomStore, Game, Room, str]:
+    """A store holding one solo room (a person against `easy`) and its new game."""
     store = Store(f"sqlite:///{tmp_path / 'g.db'}")
     rooms = RoomStore(store)
     game = Game.deal(preset("oklahoma"), seed=2)
     room, token = Room.solo_game(game.match.rules, ["easy"])
     room.game = game.id
     rooms.create(room, GameWrite(game.id, game.record(room.names), room.levels(), new=True))
+    return store, rooms, game, room, token
+
+
+def test_saves_are_compare_and_set_and_idle_games_go(tmp_path: Path) -> None:
+    store, rooms, game, room, token = solo_room(tmp_path)
     first, second = rooms.load(room.code), rooms.load(room.code)
     assert first is not None and second is not None and first.version == 0
     assert matches(token, first.seats[0].token_hash) and token not in str(first.to_data())
@@ -41,12 +47,7 @@ def test_saves_are_compare_and_set_and_idle_games_go(tmp_path: Path) -> None:
 def test_a_room_writes_its_game_as_the_games_table_does(tmp_path: Path) -> None:
     """The game row a room's change writes is the one Store.save writes: its version grows
     with each save and a finished game carries its winner and scores."""
-    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-    rooms = RoomStore(store)
-    game = Game.deal(preset("oklahoma"), seed=2)
-    room, _ = Room.solo_game(game.match.rules, ["easy"])
-    room.game = game.id
-    rooms.create(room, GameWrite(game.id, game.record(room.names), room.levels(), new=True))
+    store, rooms, game, room, _ = solo_room(tmp_path)
     created = store.load(game.id)
     rooms.save(room, GameWrite(game.id, game.record(room.names), room.levels()))
     saved = store.load(game.id)
