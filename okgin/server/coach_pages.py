@@ -13,6 +13,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from okgin.errors import OkginError
 from okgin.record import loads, replay
 from okgin.review import review_hand, review_text
+from okgin.server.jsonbound import JSONBoundError, check_unicode_in
 from okgin.server.results import PERSON
 from okgin.server.storage import Store, StoredGame
 from okgin.steps import game_steps
@@ -92,10 +93,11 @@ async def replay_upload(request: Request) -> Response:
         return _error(f"the record is too large: at most {MAX_UPLOAD // 1000} kB", 413)
     try:
         record = loads(body.decode("utf-8"))
+        check_unicode_in(record)  # a lone surrogate (\ud800) could not be sent back
         return JSONResponse(await anyio.to_thread.run_sync(_steps, record))
     except UnicodeDecodeError:
         return _error("the record is not UTF-8 text", 400)
-    except OkginError as error:
+    except (OkginError, JSONBoundError) as error:
         return _error(f"not a game record: {error}", 400)
 
 
