@@ -1,4 +1,5 @@
-"""The hostile audit's holes, each closed: text that is not Unicode is refused at the edge."""
+"""The hostile audit's holes, each closed: text that is not Unicode is refused at the edge, and
+fields a message does not take are refused."""
 
 from __future__ import annotations
 
@@ -53,3 +54,25 @@ def test_text_that_is_not_unicode_is_refused_at_the_edge(server: ServerProcess) 
     body = json.dumps(record).encode()  # ensure_ascii: the surrogate travels as \ud800
     upload = httpx.post(server.url + "/api/replay", content=body)
     assert upload.status_code == 400 and "lone surrogate" in upload.json()["error"]
+
+
+def test_fields_a_message_does_not_take_are_refused(server: ServerProcess) -> None:
+    """`create` takes no seed: it is refused, not acknowledged and ignored; so is any unknown field."""
+
+    async def go() -> list[dict[str, Any]]:
+        client = await Client.connect(server.ws_url)
+        answers = [await client.request(message) for message in (
+            {"type": "create", "players": 2, "name": "Ann", "seed": 5},
+            {"type": "new", "opponent": "hard"},
+            {"type": "act", "action": "draw", "seat": 1},
+        )]
+        answers.append(await client.request({"type": "create", "players": 2, "name": "Ann"}))
+        await client.close()
+        return answers
+
+    seeded, misspelt, extra, plain = run(go())
+    assert seeded["type"] == "error" and seeded["code"] == "bad_field"
+    assert seeded["message"] == "'create' takes no 'seed': it takes name, players, rules, timer"
+    assert misspelt["message"] == "'new' takes no 'opponent': it takes opponents, rules, seed"
+    assert extra["message"] == "'act' takes no 'seat': it takes action"
+    assert plain["type"] == "ack"

@@ -54,7 +54,7 @@ class Player:
         elif answer["type"] == "error":
             # Both press "next": one is first. Two processes may also race on one version (the
             # compare-and-set save refuses the later one, nothing changed): look again, retry.
-            raced = answer["message"].startswith("someone else moved first")
+            raced = answer["code"] == "stale"
             assert message["type"] == "next" or raced, answer
             self.refused.append(message)
             await self.client.request({"type": "options", "coach": False})  # the state as it is now

@@ -28,8 +28,9 @@ from okgin.server import results
 from okgin.server.broker import Broker
 from okgin.server.catch_up import catch_up
 from okgin.server.coach_socket import coach_work
+from okgin.server.codes import Code
 from okgin.server.games import Game
-from okgin.server.protocol import Message
+from okgin.server.messages import Message
 from okgin.server.room_store import Conflict, GameWrite, RoomStore
 from okgin.server.rooms import Phase, Room, RoomError
 from okgin.server.storage import StorageError
@@ -60,8 +61,23 @@ class Change:
     save: bool = True
 
 
-class Stale(OkginError):
-    """A computer player's decision about a game that has moved on meanwhile."""
+class Stale(RoomError):
+    """A change made on a stale copy: someone else changed the room first (a computer
+    player's decision about a game that has moved on, or a save that lost the race)."""
+
+    code = Code.STALE
+
+
+class NotSaved(RoomError):
+    """The store failed (locked, lost): nothing was saved."""
+
+    code = Code.NOT_SAVED
+
+
+class RoomClosed(RoomError):
+    """The room was removed after a long time without a move."""
+
+    code = Code.ROOM_CLOSED
 
 
 class LiveRoom:
@@ -136,12 +152,12 @@ class LiveRoom:
             self._reload()
             if again:
                 return self._mutate_and_save(mutate, again=False)
-            raise RoomError("someone else moved first: look again and retry") from None
+            raise Stale("stale: someone else moved first; look again and retry") from None
         except StorageError as error:  # a locked or lost database: one line in the log, not a traceback
             log.warning("room %s: %s", self.room.code, error)
             with contextlib.suppress(StorageError):  # if unreadable too, the next change reads it first
                 self._reload()
-            raise RoomError("the game could not be saved, so nothing changed: try again") from None
+            raise NotSaved("the game could not be saved, so nothing changed: try again") from None
         except BaseException:
             self._reload()
             raise
@@ -173,7 +189,7 @@ class LiveRoom:
         self._diverged = True  # until the store is read, memory may hold a change it never took
         room = self.hall.rooms.load(self.room.code)
         if room is None:  # removed as abandoned (by another process, or while we were away)
-            raise RoomError("this room was closed after a long time without a move: start a new game")
+            raise RoomClosed("this room was closed after a long time without a move: start a new game")
         self.room = room
         stored = self.hall.store.load(room.game) if room.game else None
         if stored is None:
@@ -212,7 +228,7 @@ class LiveRoom:
         if self._diverged:
             self._reload()
         made: dict[tuple[int | None, bool], dict[str, Any]] = {}
-        out = []
+        out: list[list[dict[str, Any]]] = []
         if event and not (event[0].isdigit() or event in ("deal", "reshuffle")):
             event = None  # a room's own event (a seat taken, someone away): not a move to show
         for watcher in watchers:

@@ -1,8 +1,10 @@
 """The WebSocket endpoint: one connection per open page, watching one room from a seat or
 as a spectator.
 
-Each connection has an outbox drained by one writer, so acknowledgements and states go
-out in the order they were made. Bad messages get an error answer and change nothing.
+Each message type has one handler, listed in ``HANDLERS`` (the protocol's types, in
+``messages``). Each connection has an outbox drained by one writer, so acknowledgements and
+states go out in the order they were made. Bad messages get an error answer with its code
+(``codes``) and change nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,26 +22,26 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
+from okgin.server.codes import Code, WireError, code_of
 from okgin.server.games import Game
 from okgin.server.headers import origin_allowed
 from okgin.server.limits import ConnectionLimits, Limiter, RateLimited
 from okgin.server.live import Change, Hall, LiveRoom, Watcher
-from okgin.server.protocol import (
+from okgin.server.messages import (
     Message,
     ProtocolError,
-    error_json,
+    check_fields,
     int_field,
     opponents_field,
     parse_message,
     seed_field,
     text_field,
 )
+from okgin.server.protocol import error_json
 from okgin.server.rooms import PHRASES, Phase, Room, RoomError
 from okgin.server.storage import StorageError
 
 log = logging.getLogger("okgin.server")
-CREATES = frozenset({"new", "create"})
-COACH = frozenset({"hint", "advice", "review"})
 FLOOD_CLOSE = 50
 """Messages refused for a rate limit after which the connection is closed (a person's page,
 far below the limits, is never refused at all)."""
@@ -77,13 +80,11 @@ class Connection:
     async def run(self) -> None:
         writer = asyncio.create_task(self._write())
         try:
-            while True:
+            while self._closing is None:
                 received = await self.websocket.receive()
                 if received["type"] == "websocket.disconnect":
                     break
                 await self._handle(received.get("text") if "text" in received else received.get("bytes"))
-                if self._closing is not None:
-                    break
         except WebSocketDisconnect:
             pass
         finally:
@@ -117,7 +118,8 @@ class Connection:
             limited = self.limits.message()
             try:
                 message = parse_message(text)
-            except ProtocolError:
+            except ProtocolError as error:
+                ident = error.ident
                 if limited is not None:
                     raise limited from None  # over the limit: that is the answer, whatever it was
                 self._malformed += 1  # answered, and counted toward the close: see ``run``
@@ -129,32 +131,31 @@ class Connection:
             await self._dispatch(message)
         except RateLimited as error:  # a page that keeps sending past a limit is flooding: see ``run``
             self._refused += 1
-            self.outbox.put_nowait(error_json(str(error), ident))
+            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
         except StorageError as error:  # the store, not the page, failed: one line in the log too
             log.warning("%s", error)
-            self.outbox.put_nowait(error_json(str(error), ident))
+            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
         except OkginError as error:
-            self.outbox.put_nowait(error_json(str(error), ident))
+            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
         except Exception:  # never a traceback to the page; the server keeps running
             log.exception("error handling a message")
-            self.outbox.put_nowait(error_json("the server could not do that", ident))
+            self.outbox.put_nowait(error_json("the server could not do that", Code.INTERNAL, ident))
 
     def _check_id(self, ident: int | None) -> None:
         """Ids only grow on a connection: a replayed or duplicated message is refused."""
         if ident is None:
             return
         if self._last_id is not None and ident <= self._last_id:
-            raise ProtocolError(f"message id {ident} was already used: each message needs a larger id")
+            raise ProtocolError(f"message id {ident} was already used: each message needs a larger id",
+                                Code.ID_USED)
         self._last_id = ident
 
     async def _dispatch(self, message: Message) -> None:
-        kind = message.type
-        if kind in CREATES:
-            self.limits.new_game()
-        elif kind in COACH:
-            self.limits.coach()
-        handler = getattr(self, f"_on_{kind}")
-        answer = await handler(message)
+        handler, budget = HANDLERS[message.type]
+        check_fields(message)
+        if budget is not None:
+            budget(self.limits)
+        answer = await handler(self, message)
         if answer is not None:
             self.outbox.put_nowait(answer)
         elif message.id is not None:
@@ -186,7 +187,7 @@ class Connection:
         """Back to a game by its id: with its seat's token to play, without one to watch."""
         live = await self.hall.by_game(text_field(message, "game"))
         if live is None:
-            raise ProtocolError("no such game: start a new game")
+            raise WireError("no such game: start a new game", Code.NO_GAME)
         await self._watch(live, self._seat_of(live, message), None)
         return None
 
@@ -202,7 +203,7 @@ class Connection:
     async def _on_enter(self, message: Message) -> dict[str, Any] | None:
         live = await self.hall.get(text_field(message, "room"))
         if live is None:
-            raise ProtocolError("no such room: check the link")
+            raise WireError("no such room: check the link", Code.NO_ROOM)
         await self._watch(live, self._seat_of(live, message), None)
         return None
 
@@ -212,7 +213,8 @@ class Connection:
             return None
         seat = live.room.seat_for(token if isinstance(token, str) else None)
         if seat is None:
-            raise ProtocolError("that seat token is not valid here: open the link again to watch")
+            raise WireError("that seat token is not valid here: open the link again to watch",
+                            Code.BAD_TOKEN)
         return seat
 
     # -- in a room ------------------------------------------------------------------------
@@ -271,24 +273,24 @@ class Connection:
         """hint, advice and review: the coach's answers for this connection's own seat."""
         return await self._room().coach(self._seat(), message)
 
-    _on_advice = _on_review = _on_hint
-
     # -- helpers --------------------------------------------------------------------------
 
     def _seed(self, message: Message) -> int | None:
         seed = seed_field(message)
         if seed is not None and not self.settings.allow_seeds:
-            raise ProtocolError("seeds are off on this server (okgin serve --allow-seeds is for tests)")
+            raise ProtocolError("seeds are off on this server (okgin serve --allow-seeds is for tests)",
+                                Code.BAD_FIELD)
         return seed
 
     def _room(self) -> LiveRoom:
         if self.live is None:
-            raise ProtocolError('no game yet: send {"type": "new"} or {"type": "join", "game": id}')
+            raise WireError('no game yet: send {"type": "new"} or {"type": "join", "game": id}',
+                            Code.NOT_OPEN)
         return self.live
 
     def _seat(self) -> int:
         if self.watcher.seat is None:
-            raise RoomError("you are watching: only a seated player can do that")
+            raise WireError("you are watching: only a seated player can do that", Code.WATCHING)
         return self.watcher.seat
 
     async def _watch(self, live: LiveRoom, seat: int | None, token: str | None) -> None:
@@ -350,6 +352,30 @@ def _next_hand(live: LiveRoom, seen: object) -> Change:
         return Change(None, save=False)  # another player asked first: the next hand is already dealt
     game.next_hand()
     return Change("deal", game=True)
+
+
+Handler = Callable[[Connection, Message], Awaitable[dict[str, Any] | None]]
+Budget = Callable[[ConnectionLimits], None]
+HANDLERS: dict[str, tuple[Handler, Budget | None]] = {
+    "new": (Connection._on_new, ConnectionLimits.new_game),
+    "join": (Connection._on_join, None),
+    "act": (Connection._on_act, None),
+    "next": (Connection._on_next, None),
+    "hint": (Connection._on_hint, ConnectionLimits.coach),
+    "options": (Connection._on_options, None),
+    "create": (Connection._on_create, ConnectionLimits.new_game),
+    "enter": (Connection._on_enter, None),
+    "sit": (Connection._on_sit, None),
+    "computer": (Connection._on_computer, None),
+    "clear": (Connection._on_clear, None),
+    "start": (Connection._on_start, None),
+    "rematch": (Connection._on_rematch, None),
+    "say": (Connection._on_say, None),
+    "advice": (Connection._on_hint, ConnectionLimits.coach),
+    "review": (Connection._on_hint, ConnectionLimits.coach),
+}
+"""Each message type (``messages.TYPES``, in its order): its handler, and the budget it spends
+besides the message itself (a new game or room, or a coach's answer); a test walks it."""
 
 
 async def game_socket(websocket: WebSocket) -> None:
