@@ -1,8 +1,9 @@
-"""The hostile audit's holes, each closed: text that is not Unicode is refused at the edge, and
-fields a message does not take are refused."""
+"""The hostile audit's holes, each closed: a game id never leads to its room, text that is not
+Unicode is refused at the edge, and fields a message does not take are refused."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,8 +11,10 @@ from typing import Any
 
 import httpx
 import pytest
-from scripted_client import Client, run
+from scripted_client import Client, open_room, run
 from server_process import ServerProcess
+
+SHORT = {"preset": "oklahoma", "target": 25}
 
 
 @pytest.fixture
@@ -21,6 +24,38 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
     log = process.log()
     assert "Traceback" not in log, log
+
+
+def test_a_game_id_never_leads_to_the_room_or_its_next_game(server: ServerProcess) -> None:
+    """/history lists every finished game's id: a stranger who joins by it watches that game
+    only, is never told the room's code, and is not carried into the rematch."""
+
+    async def go() -> tuple[str, str, str, dict[str, Any], list[str], Client]:
+        host = await open_room(server.ws_url, 2, "Ann", SHORT)
+        assert (await host.request({"type": "computer", "seat": 1, "level": "easy"}))["type"] == "ack"
+        assert (await host.request({"type": "start", "seed": 4}))["type"] == "ack"
+        await host.play()
+        first = host.game or ""
+        history = await asyncio.to_thread(httpx.get, server.url + "/history")
+        assert first in history.text
+        stranger = await Client.connect(server.ws_url)
+        shown = await stranger.open_game({"type": "join", "game": first})
+        assert shown["game"] == first and shown["final"] is not None
+        assert (await host.request({"type": "rematch"}))["type"] == "ack"
+        while host.game == first:  # the new game's room frame may come before the ack or after
+            await host.receive()
+        second = host.game or ""
+        # Whatever the rematch sent the stranger is queued before this answer.
+        answer = await stranger.request({"type": "options"})
+        for client in (host, stranger):
+            await client.close()
+        return host.room or "", first, second, answer, stranger.frames, stranger
+
+    code, first, second, answer, frames, stranger = run(go())
+    assert answer["type"] == "ack" and second != first
+    assert stranger.room is None
+    assert not [frame for frame in frames if code in frame], "the room's code reached a stranger"
+    assert not [frame for frame in frames if second in frame], "the stranger was carried into the rematch"
 
 
 NOT_UNICODE = [

@@ -43,12 +43,18 @@ Send = Callable[[dict[str, Any]], None]
 
 
 class Watcher:
-    """One connection's window on a room: its seat (None: a spectator) and where frames go."""
+    """One connection's window on a room: its seat (None: a spectator) and where frames go.
 
-    def __init__(self, send: Send, seat: int | None, coach: bool = False) -> None:
+    ``only_game``: a spectator who came by a game's id, not the room's link: shown that game
+    and nothing else (never the room's code, nor its next game)."""
+
+    def __init__(
+        self, send: Send, seat: int | None, coach: bool = False, only_game: str | None = None,
+    ) -> None:
         self.send = send
         self.seat = seat
         self.coach = coach
+        self.only_game = only_game
 
 
 @dataclass(slots=True)
@@ -232,7 +238,10 @@ class LiveRoom:
         if event and not (event[0].isdigit() or event in ("deal", "reshuffle")):
             event = None  # a room's own event (a seat taken, someone away): not a move to show
         for watcher in watchers:
-            sent = [self.room_frame(watcher.seat)]
+            if watcher.only_game is not None and watcher.only_game != self.room.game:
+                out.append([])  # came by an earlier game's id: not carried into the next one
+                continue
+            sent = [self.room_frame(watcher.seat, watcher.only_game is None)]
             if self.game is not None:
                 key = (watcher.seat, watcher.coach)
                 if key not in made:
@@ -242,9 +251,12 @@ class LiveRoom:
             out.append(sent)
         return out
 
-    def room_frame(self, seat: int | None) -> dict[str, Any]:
+    def room_frame(self, seat: int | None, linked: bool = True) -> dict[str, Any]:
+        """The room for ``seat``; its code only for someone who holds the link (``linked``)."""
         frame = self.room.public(seat)
         frame["deadline"] = self.deadline
+        if not linked:
+            frame["code"] = None
         return frame
 
     async def show(self, watcher: Watcher) -> None:

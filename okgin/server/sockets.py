@@ -184,11 +184,14 @@ class Connection:
         return None
 
     async def _on_join(self, message: Message) -> dict[str, Any] | None:
-        """Back to a game by its id: with its seat's token to play, without one to watch."""
-        live = await self.hall.by_game(text_field(message, "game"))
+        """Back to a game by its id: with its seat's token to play; without one, to watch that
+        game only (an id is not the room's link: see ``Watcher.only_game``)."""
+        game = text_field(message, "game")
+        live = await self.hall.by_game(game)
         if live is None:
             raise WireError("no such game: start a new game", Code.NO_GAME)
-        await self._watch(live, self._seat_of(live, message), None)
+        seat = self._seat_of(live, message)
+        await self._watch(live, seat, None, only_game=game if seat is None else None)
         return None
 
     async def _on_create(self, message: Message) -> dict[str, Any] | None:
@@ -293,12 +296,15 @@ class Connection:
             raise WireError("you are watching: only a seated player can do that", Code.WATCHING)
         return self.watcher.seat
 
-    async def _watch(self, live: LiveRoom, seat: int | None, token: str | None) -> None:
+    async def _watch(
+        self, live: LiveRoom, seat: int | None, token: str | None, only_game: str | None = None,
+    ) -> None:
         if self.live is not live or self.watcher.seat != seat:
             await self._leave()
         self.live = live
-        self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach)
-        joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": live.room.code,
+        self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach, only_game)
+        code = live.room.code if only_game is None else None  # an id never leads to the room
+        joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": code,
                                   "seat": seat, "solo": live.room.solo}
         if token is not None:
             joined["token"] = token
