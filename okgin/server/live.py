@@ -65,6 +65,8 @@ class Change:
     game: bool = False
     new_game: bool = False
     save: bool = True
+    token: str | None = None
+    """A seat token the change made: a change re-run after a conflict makes a new one."""
 
 
 class Stale(RoomError):

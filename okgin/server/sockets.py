@@ -227,9 +227,8 @@ class Connection:
         if self.watcher.seat is not None:
             raise RoomError("you already have a seat")
         seat, name = int_field(message, "seat"), message.data.get("name", "")
-        tokens: list[str] = []
-        await live.commit(lambda: _sat(live.room, seat, name, tokens))
-        await self._watch(live, seat, tokens[0])
+        change = await live.commit(lambda: _sat(live.room, seat, name))
+        await self._watch(live, seat, change.token)  # the token saved, if the change was re-run
         return None
 
     async def _on_computer(self, message: Message) -> dict[str, Any] | None:
@@ -322,9 +321,8 @@ def _changed(method: Any, *args: Any) -> Change:
     return Change("room")
 
 
-def _sat(room: Room, seat: int, name: object, tokens: list[str]) -> Change:
-    tokens.append(room.sit(seat, name))  # type: ignore[arg-type]
-    return Change("sit")
+def _sat(room: Room, seat: int, name: object) -> Change:
+    return Change("sit", token=room.sit(seat, name))  # type: ignore[arg-type]
 
 
 def _begin(live: LiveRoom, by: int | None, seed: int | None, rematch: bool) -> Change:
