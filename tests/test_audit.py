@@ -1,5 +1,6 @@
 """The hostile audit's holes, each closed: a game id never leads to its room, text that is not
-Unicode is refused at the edge, and fields a message does not take are refused."""
+Unicode is refused at the edge, Origin and Host are checked in full, fields a message does not
+take are refused, and a bad id over HTTP is 400 or 404 on every database."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
+from real_servers import Postgres
 from scripted_client import Client, open_room, run
 from server_process import ServerProcess
 
@@ -91,6 +94,54 @@ def test_text_that_is_not_unicode_is_refused_at_the_edge(server: ServerProcess) 
     assert upload.status_code == 400 and "lone surrogate" in upload.json()["error"]
 
 
+async def _attempt(url: str, origin: str | None, host: str | None = None) -> tuple[int | None, str]:
+    """Open the WebSocket from ``origin`` (with ``host`` as the Host header); how it ended."""
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    target = url if host is None else f"ws://{host}/ws"
+    try:
+        async with websockets.connect(target, origin=origin, host="127.0.0.1",  # type: ignore[arg-type]
+                                      port=port) as socket:
+            await socket.send(json.dumps({"type": "new"}))
+            while json.loads(await asyncio.wait_for(socket.recv(), 10))["type"] != "state":
+                pass
+            return None, "open"
+    except websockets.ConnectionClosed as closed:
+        return (closed.rcvd.code, closed.rcvd.reason) if closed.rcvd else (None, "")
+    except websockets.InvalidStatus as refused:
+        return refused.response.status_code, refused.response.body.decode(errors="replace").strip()
+
+
+def test_origin_is_compared_in_full_and_hosts_are_listed(tmp_path: Path) -> None:
+    """The Origin's scheme, host and port must be the page's own, and the Host one of
+    --allowed-host (default the listen address and localhost): a DNS-rebinding page is refused."""
+    server = ServerProcess(tmp_path / "hosts.db", extra=("--allowed-host", "friends.example")).start()
+    try:
+        _check_origins_and_hosts(server)
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log(), server.log()
+
+
+def _check_origins_and_hosts(server: ServerProcess) -> None:
+    port = server.port
+    own = f"http://127.0.0.1:{port}"
+    assert run(_attempt(server.ws_url, own)) == (None, "open")
+    assert run(_attempt(server.ws_url, None)) == (None, "open")  # a program, not a page
+    assert run(_attempt(server.ws_url, f"http://localhost:{port}", f"localhost:{port}")) == (None, "open")
+    friends = f"friends.example:{port}"
+    assert run(_attempt(server.ws_url, f"http://{friends}", friends)) == (None, "open")
+    code, reason = run(_attempt(server.ws_url, f"https://127.0.0.1:{port}"))
+    assert (code, reason) == (1008, f"cross-site origin https://127.0.0.1:{port} is not allowed")
+    code, _ = run(_attempt(server.ws_url, f"http://127.0.0.1:{port + 1}"))
+    assert code == 1008
+    rebound = f"evil.example:{port}"
+    code, reason = run(_attempt(server.ws_url, f"http://{rebound}", rebound))
+    assert code == 400 and "evil.example" in reason
+    page = httpx.get(server.url + "/", headers={"Host": rebound})
+    assert page.status_code == 400 and "evil.example is not one of this server's host names" in page.text
+    assert httpx.get(server.url + "/", headers={"Host": friends}).status_code == 200
+
+
 def test_fields_a_message_does_not_take_are_refused(server: ServerProcess) -> None:
     """`create` takes no seed: it is refused, not acknowledged and ignored; so is any unknown field."""
 
@@ -111,3 +162,27 @@ def test_fields_a_message_does_not_take_are_refused(server: ServerProcess) -> No
     assert misspelt["message"] == "'new' takes no 'opponent': it takes opponents, rules, seed"
     assert extra["message"] == "'act' takes no 'seat': it takes action"
     assert plain["type"] == "ack"
+
+
+BAD_IDS = ["%00", "a%00b", "x" * 300, "%F0%9F%83%8F"]
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_bad_game_ids_over_http_are_400_or_404_on_every_database(
+    tmp_path: Path, request: pytest.FixtureRequest, database: str,
+) -> None:
+    extra: tuple[str, ...] = ()
+    if database == "postgresql":
+        postgres: Postgres = request.getfixturevalue("postgres")
+        extra = ("--db", postgres.fresh_database())
+    process = ServerProcess(tmp_path / "ids.db", extra=extra).start()
+    try:
+        statuses = {}
+        for bad in BAD_IDS:
+            for path in (f"/games/{bad}/record", f"/games/{bad}/replay", f"/api/games/{bad}/replay",
+                         f"/games/{bad}/review", f"/how-to-play?game={bad}"):
+                statuses[path] = httpx.get(process.url + path).status_code
+    finally:
+        process.stop()
+    assert all(status in (400, 404) for status in statuses.values()), statuses
+    assert "Traceback" not in process.log() and "503" not in process.log(), process.log()

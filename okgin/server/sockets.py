@@ -32,6 +32,7 @@ from okgin.server.messages import (
     ProtocolError,
     check_fields,
     int_field,
+    is_id,
     opponents_field,
     parse_message,
     seed_field,
@@ -187,7 +188,7 @@ class Connection:
         """Back to a game by its id: with its seat's token to play; without one, to watch that
         game only (an id is not the room's link: see ``Watcher.only_game``)."""
         game = text_field(message, "game")
-        live = await self.hall.by_game(game)
+        live = await self.hall.by_game(game) if is_id(game) else None
         if live is None:
             raise WireError("no such game: start a new game", Code.NO_GAME)
         seat = self._seat_of(live, message)
@@ -204,7 +205,8 @@ class Connection:
         return None
 
     async def _on_enter(self, message: Message) -> dict[str, Any] | None:
-        live = await self.hall.get(text_field(message, "room"))
+        code = text_field(message, "room")
+        live = await self.hall.get(code) if is_id(code) else None
         if live is None:
             raise WireError("no such room: check the link", Code.NO_ROOM)
         await self._watch(live, self._seat_of(live, message), None)
@@ -387,7 +389,8 @@ async def game_socket(websocket: WebSocket) -> None:
     settings: Settings = state.settings
     origin = websocket.headers.get("origin")
     await websocket.accept()
-    if not origin_allowed(origin, websocket.headers.get("host"), settings.origins):
+    if not origin_allowed(origin, websocket.scope.get("scheme", "ws"), websocket.headers.get("host"),
+                          settings.origins):
         await websocket.close(1008, f"cross-site origin {origin[:60] if origin else ''} is not allowed")
         return
     limiter: Limiter = state.limiter
