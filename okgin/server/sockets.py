@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
+from okgin.server.admission import returning_player
 from okgin.server.codes import Code, WireError, code_of
 from okgin.server.games import Game
 from okgin.server.headers import origin_allowed
@@ -66,6 +67,7 @@ class Connection:
 
     def __init__(
         self, websocket: WebSocket, hall: Hall, limits: ConnectionLimits, settings: Settings,
+        player: bool = False,
     ) -> None:
         self.websocket = websocket
         self.hall = hall
@@ -77,10 +79,15 @@ class Connection:
         self._last_id: int | None = None
         self._refused = 0
         self._malformed = 0
+        self._player = player
+        """Counted as a returning player (against its seat, not its address)."""
 
-    async def run(self) -> None:
+    async def run(self, first: str | None = None) -> None:
+        """Serve the page until it goes; ``first``: a message already read (see ``admission``)."""
         writer = asyncio.create_task(self._write())
         try:
+            if first is not None:
+                await self._handle(first)
             while self._closing is None:
                 received = await self.websocket.receive()
                 if received["type"] == "websocket.disconnect":
@@ -213,6 +220,8 @@ class Connection:
         return None
 
     def _seat_of(self, live: LiveRoom, message: Message) -> int | None:
+        """The seat whose token ``message`` holds (None: none given); a player coming back is
+        counted against its seat's connection budget, not its address's (see ``limits``)."""
         token = message.data.get("token")
         if token is None:
             return None
@@ -220,6 +229,9 @@ class Connection:
         if seat is None:
             raise WireError("that seat token is not valid here: open the link again to watch",
                             Code.BAD_TOKEN)
+        if not self._player:
+            self._player = True
+            self.limits.player(f"{live.room.code}:{seat}")
         return seat
 
     # -- in a room ------------------------------------------------------------------------
@@ -395,9 +407,14 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     limiter: Limiter = state.limiter
     address = websocket.client.host if websocket.client else "unknown"
+    first: str | None = None
     try:
         limits = limiter.for_connection(address)
-    except RateLimited as error:  # closed before anything it sends is read
-        await websocket.close(1008, str(error))
-        return
-    await Connection(websocket, state.hall, limits, settings).run()
+    except RateLimited as error:  # only a player coming back with its seat token is read on
+        try:
+            limits, first = await returning_player(websocket, state.hall, limiter, address, error)
+        except RateLimited as refused:
+            with contextlib.suppress(Exception):
+                await websocket.close(1008, str(refused))
+            return
+    await Connection(websocket, state.hall, limits, settings, player=first is not None).run(first)
