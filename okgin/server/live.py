@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import random
@@ -29,6 +30,7 @@ from okgin.server.broker import Broker
 from okgin.server.catch_up import catch_up
 from okgin.server.coach_socket import coach_work
 from okgin.server.games import Game
+from okgin.server.presence import REFRESH, LocalPresence, Presence
 from okgin.server.protocol import Message
 from okgin.server.room_store import Conflict, GameWrite, RoomStore
 from okgin.server.rooms import Phase, Room, RoomError
@@ -256,6 +258,8 @@ class LiveRoom:
 
     async def attach(self, watcher: Watcher) -> None:
         self.watchers.add(watcher)
+        if watcher.seat is not None:
+            await self._hold([watcher.seat])
         try:
             stored = await anyio.to_thread.run_sync(self.hall.rooms.version, self.room.code)
         except StorageError as error:  # show what we hold; the next change reads the store anyway
@@ -288,14 +292,45 @@ class LiveRoom:
         self.watchers.discard(watcher)
         seat = watcher.seat
         still_here = any(other.seat == seat for other in self.watchers)
-        if seat is not None and not still_here and self.room.seats[seat].kind == "person":
-            now = time.time()
-            # If the room moved on or was removed, whoever is here sees it anyway.
-            with contextlib.suppress(OkginError):
-                await self.commit(lambda: self._went_away(seat, now))
+        if seat is not None and not still_here:
+            with contextlib.suppress(Exception):  # Redis down: the mark runs out by itself
+                await self.hall.presence.release(self.room.code, seat)
+            await self.mark_away()
         self.hall.forget_if_idle(self)
 
+    async def _hold(self, seats: list[int]) -> None:
+        try:
+            await self.hall.presence.hold(self.room.code, seats)
+        except Exception as error:  # Redis down: our seats count as held by us alone meanwhile
+            log.warning("room %s: could not mark who is here: %s", self.room.code, error)
+
+    async def keep_presence(self) -> None:
+        """Mark the seats our connections hold, then mark away the people nobody holds."""
+        await self._hold(sorted({w.seat for w in self.watchers if w.seat is not None}))
+        await self.mark_away()
+
+    async def mark_away(self) -> None:
+        """Mark away each person whose seat no connection holds, in this process or another."""
+        seats = self.room.seats
+        present = [i for i, seat in enumerate(seats) if seat.kind == "person" and seat.away_since is None]
+        if not present:
+            return
+        here = {w.seat for w in self.watchers}
+        try:
+            held = await self.hall.presence.held(self.room.code) | here
+        except Exception as error:  # Redis down: judge by our own connections only
+            log.warning("room %s: could not read who is here: %s", self.room.code, error)
+            held = here
+        now = time.time()
+        for seat in present:
+            if seat not in held:
+                # If the room moved on or was removed, whoever is here sees it anyway.
+                with contextlib.suppress(OkginError):
+                    await self.commit(functools.partial(self._went_away, seat, now))
+
     def _went_away(self, seat: int, now: float) -> Change:
+        if self.room.seats[seat].kind != "person" or self.room.seats[seat].away_since is not None:
+            return Change(save=False)  # marked by another process meanwhile
         self.room.went_away(seat, now)
         return Change("away")
 
@@ -394,11 +429,14 @@ class LiveRoom:
 class Hall:
     """Every live room of this process, loaded from the store on first use."""
 
-    def __init__(self, rooms: RoomStore, broker: Broker, thinking: Thinking) -> None:
+    def __init__(
+        self, rooms: RoomStore, broker: Broker, thinking: Thinking, presence: Presence | None = None,
+    ) -> None:
         self.rooms = rooms
         self.store = rooms.store
         self.broker = broker
         self.thinking = thinking
+        self.presence: Presence = presence or LocalPresence()
         self._live: dict[str, LiveRoom] = {}
 
     def __len__(self) -> int:
@@ -444,6 +482,16 @@ class Hall:
         if live.idle and self._live.get(live.room.code) is live:
             del self._live[live.room.code]
             self.broker.unsubscribe(live.channel, live.on_message)
+
+    async def keep_presence(self) -> None:
+        """For ever: every REFRESH seconds, mark who is here in every room we serve."""
+        while True:
+            await asyncio.sleep(REFRESH)
+            for live in list(self._live.values()):
+                try:
+                    await live.keep_presence()
+                except Exception:
+                    log.exception("room %s: keeping presence failed", live.room.code)
 
     async def sweep(self, idle_seconds: float) -> list[str]:
         """Remove unfinished rooms and games nobody has touched for ``idle_seconds`` (a room a
