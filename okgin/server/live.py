@@ -75,7 +75,6 @@ class LiveRoom:
         self.game = game
         self.watchers: set[Watcher] = set()
         self.lock = asyncio.Lock()
-        self.deadline: float | None = None
         self._pushed = room.version
         self._bots: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
@@ -132,6 +131,8 @@ class LiveRoom:
             raise
         if not change.save:
             return change
+        if change.game:
+            self.room.deadline = self._deadline()
         try:
             self.hall.rooms.save(self.room, self._game_write(change) if change.game else None)
         except Conflict:
@@ -230,7 +231,7 @@ class LiveRoom:
 
     def room_frame(self, seat: int | None) -> dict[str, Any]:
         frame = self.room.public(seat)
-        frame["deadline"] = self.deadline
+        frame["deadline"] = self.room.deadline if self._turn() is not None else None
         return frame
 
     async def show(self, watcher: Watcher) -> None:
@@ -386,23 +387,28 @@ class LiveRoom:
             self.room.finish()
         return Change(str(action).strip(), game=True)
 
+    def _deadline(self) -> float | None:
+        """A new turn's deadline, saved with the move that starts the turn (None: no timer)."""
+        return time.time() + self.room.timer if self.room.timer and self._turn() is not None else None
+
     def _arm_timer(self) -> None:
         """With a turn timer, a person who lets it run out has that one move made for them.
 
-        Armed once per turn: a later call for the same turn (someone entering the room, a
-        frame shown again) leaves the deadline alone, so nobody's arrival gives more time."""
+        The deadline is the room's, saved with the move that began the turn, so every process
+        serving the room waits for the same moment (the first to act wins; the others' moves
+        are then out of date). Armed once per turn: a later call for the same turn (someone
+        entering the room, a frame shown again) leaves it alone."""
         turn = self._turn()
         if turn is not None and turn == self._timed and self._timer is not None and not self._timer.done():
             return
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.deadline, self._timed = None, turn
-        timer = self.room.timer
-        if turn is None or timer is None:
+        self._timed = turn
+        deadline = self.room.deadline
+        if turn is None or deadline is None:
             return
-        self.deadline = time.time() + timer
-        self._timer = asyncio.get_running_loop().create_task(self._time_out(turn, timer))
+        self._timer = asyncio.get_running_loop().create_task(self._time_out(turn, deadline))
 
     def _turn(self) -> tuple[str, int, tuple[int, int]] | None:
         """The person's turn a timer would run for: (game, seat, moves), or None."""
@@ -414,8 +420,8 @@ class LiveRoom:
             return None
         return game.id, seat, game.moves
 
-    async def _time_out(self, turn: tuple[str, int, tuple[int, int]], timer: float) -> None:
-        await asyncio.sleep(timer)
+    async def _time_out(self, turn: tuple[str, int, tuple[int, int]], deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
         game, (_, seat, moves) = self.game, turn
         if game is None or self._turn() != turn:
             return  # the person moved in time (or the game moved on another way)
