@@ -172,7 +172,7 @@ class Nginx:
 
     CONFIG = Path(__file__).resolve().parent.parent / "deploy" / "okgin.conf"
 
-    def __init__(self, upstream_ports: list[int]) -> None:
+    def __init__(self, upstream_ports: list[int], address_limits: bool = True) -> None:
         found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
         if found is None:
             raise MissingServer("nginx is not installed: `make test` installs it (apt-get install nginx)")
@@ -181,6 +181,7 @@ class Nginx:
         self.dir = Path(tempfile.mkdtemp(prefix="okgin-nginx-"))
         self.dir.chmod(0o755)  # nginx's workers (user nobody, as root starts them) read from here
         self.upstream_ports = upstream_ports
+        self.address_limits = address_limits
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -194,6 +195,8 @@ class Nginx:
                           for port in self.upstream_ports)
         text = re.sub(r"(?m)^    server 127\.0\.0\.1:\d+ .*\n", "", text)
         text = text.replace("    keepalive 32;", servers + "    keepalive 32;")
+        if not self.address_limits:  # a benchmark's thousands of players all come from 127.0.0.1
+            text = re.sub(r"(?m)^\s*limit_(conn|req) .*\n", "", text)
         return text.replace("listen 8000;", f"listen 127.0.0.1:{self.port};")
 
     def start(self) -> Nginx:
