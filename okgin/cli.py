@@ -106,7 +106,7 @@ def _hand_line(number: int, hand: dict[str, Any], players: Sequence[str], workin
 
 
 def _cmd_coach(args: argparse.Namespace) -> int:
-    from okgin.review import review_json, review_match, review_text
+    from okgin.advice.review import review_json, review_match, review_text
 
     match, players = replay_text(_read(args.file))
     if args.seat is not None and not 0 <= args.seat < match.rules.players:
@@ -141,10 +141,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from okgin.server import create_app
-    from okgin.server.limits import NO_ADDRESS_LIMITS
+    from okgin.server.wire.limits import NO_ADDRESS_LIMITS
 
     if args.broker:  # an unreachable Redis stops here in one line, not in uvicorn's lifespan
-        from okgin.server.redis_broker import check_broker
+        from okgin.server.rooms.redis_broker import check_broker
 
         check_broker(args.broker)
     # A store that cannot be opened stops here too, in one line.
