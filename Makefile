@@ -50,6 +50,7 @@ bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,bench,rl]'
 	$(BIN)/python bench/bench_melds.py
 	$(BIN)/python bench/bench_bots.py
+	$(BIN)/python bench/bench_match_length.py
 	$(BIN)/python bench/bench_env.py
 	$(BIN)/python bench/bench_load.py --games 200 --think 1.0
 	$(BIN)/python bench/bench_game_memory.py --games 20
