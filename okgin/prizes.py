@@ -15,6 +15,8 @@ from fractions import Fraction
 from typing import Literal
 
 from okgin.errors import OkginError
+from okgin.hand import HandResult
+from okgin.scoring import Outcome
 
 Split = Literal["scaled", "proportional"]
 
@@ -76,6 +78,23 @@ def split_pool(
         chips[i] = math.floor(exact[i])
     chips[winner] = pool - sum(chips)  # the base, what no one within the cutoff claims, and odd chips
     return tuple(chips)
+
+
+def penalty_points(result: HandResult, undercut_penalty: int) -> tuple[int, ...]:
+    """Each seat's penalty points from one finished hand: for every seat but the winner, its
+    deadwood less the winner's, plus ``undercut_penalty`` for an undercut knocker, times the
+    hand's multiplier. Under penalty scoring this is what the seat lost; under difference
+    scoring, what the winner scored from it. A void hand gives none."""
+    winner = result.winner
+    if winner is None:
+        return (0,) * len(result.deadwood)
+    points = []
+    for seat, deadwood in enumerate(result.deadwood):
+        lost = 0 if seat == winner else max(0, deadwood - result.deadwood[winner])
+        if result.outcome == Outcome.UNDERCUT and seat == result.knocker:
+            lost += undercut_penalty
+        points.append(lost * result.multiplier)
+    return tuple(points)
 
 
 def _gap(penalties: Sequence[int], winner: int, player: int) -> int:
