@@ -44,8 +44,8 @@ unit: $(STAMP) system node_modules/axe-core/axe.min.js
 test: lint typecheck unit
 
 # Benchmarks (not tests): the meld solver and the simple bot beside their OpenSpiel/RLCard
-# peers, the computer players' decision times, okgin.env beside OpenSpiel's gin_rummy, and
-# 200 games over WebSockets.
+# peers, the computer players' decision times, hands per match under each preset, okgin.env
+# beside OpenSpiel's gin_rummy, and 200 games over WebSockets.
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,bench,rl]'
 	$(BIN)/python bench/bench_melds.py
