@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from okgin.bots import make_player
 from okgin.cards import parse_card
 from okgin.errors import RulesError
+from okgin.match import Match
 from okgin.rules import PRESET_NAMES, PRESETS, Rules, preset
+from okgin.runner import play_match
 from okgin.sim import SimConfig, run
 
 
@@ -52,6 +57,15 @@ def test_a_reshuffle_match_ends_in_about_as_many_hands_as_a_multiplayer_one(play
     reshuffle = _hands_per_match("oklahoma-reshuffle", players)
     multiplayer = _hands_per_match("oklahoma-multiplayer", players)
     assert reshuffle <= 1.25 * multiplayer, (reshuffle, multiplayer)
+
+
+def test_a_reshuffle_room_to_5_ends_with_the_first_hand_anyone_wins():
+    # Issue 14: a 4-seat room with target 5 ran 63 hands; a successful knock now scores 10.
+    rules = preset("oklahoma-reshuffle").replace(players=4, target=5)
+    players = [make_player("simple", random.Random(seat)) for seat in range(4)]
+    match = play_match(players, Match(rules), random.Random(0))  # its first hand is a knock
+    assert [str(h.result.outcome) for h in match.hands[:-1]] == ["void"] * (len(match.hands) - 1)
+    assert match.hands[-1].result.outcome in ("knock", "gin", "undercut")
 
 
 def test_cards_each():
