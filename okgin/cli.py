@@ -179,7 +179,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return tournament_command(
         args.format, args.players, as_json=args.json, entrants=args.entrants, rounds=args.rounds,
         rules=args.rules, table=args.table, seed=args.seed, jobs=args.jobs, stake=args.stake,
-        split=args.split, budget=args.budget,
+        split=args.split, budget=args.budget, winner_share=args.winner_share, cutoff=args.cutoff,
     )
 
 
@@ -245,6 +245,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stake", type=int, default=100,
                    help="chips each player puts in a match's pool (default 100)")
     p.add_argument("--split", default="scaled", help="004's pool split: scaled (default) or proportional")
+    p.add_argument("--winner-share", type=int, default=75,
+                   help="the winner's least percent of a pool (default 75)")
+    p.add_argument("--cutoff", type=int, default=50,
+                   help="penalty points behind the winner from which a player gets nothing (default 50)")
     p.add_argument("--budget", type=int, default=None, help="guessed deals hard searches per look-ahead")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_tournament)

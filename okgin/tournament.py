@@ -188,6 +188,7 @@ def report(event: Tournament) -> dict[str, Any]:
         "format": config.format, "rules": config.rules.preset, "table": config.table,
         "entrants": len(labels), "rounds": len(event.rounds), "seed": config.seed,
         "stake": config.stake, "split": config.prizes.split,
+        "winner_share": config.prizes.winner_percent, "cutoff": config.prizes.cutoff,
         "hands": sum(p.hands for rnd in event.played for p in rnd),
         "tables": [
             [{"players": [labels[e] for e in p.result.order], "scores": list(p.result.points),
@@ -231,8 +232,9 @@ def report_text(summary: dict[str, Any]) -> str:
     lines = [
         f"{summary['format']}: {summary['entrants']} entrants, {summary['rounds']} rounds at "
         f"tables of {summary['table']} under {summary['rules']} ({summary['hands']} hands), "
-        f"seed {summary['seed']}; each match's pool {summary['stake']} chips a player, "
-        f"split {summary['split']}",
+        f"seed {summary['seed']}; each match's pool {summary['stake']} chips a player, split "
+        f"{summary['split']} (the winner at least {summary['winner_share']}%, nothing from "
+        f"{summary['cutoff']} penalty points behind)",
     ]
     for number, tables in enumerate(summary["tables"], 1):
         lines.append(f"round {number}:")
@@ -265,6 +267,7 @@ def report_text(summary: dict[str, Any]) -> str:
 def make_config(
     format: str, players: list[str], *, entrants: int | None, rounds: int | None, rules: str,
     table: int, seed: int, jobs: int, stake: int, split: str, budget: int | None,
+    winner_share: int = 75, cutoff: int = 50,
 ) -> TournamentConfig:
     """A checked ``TournamentConfig``; entrants take the ``players`` levels in turn. Raises
     OkginError saying what is wrong."""
@@ -274,8 +277,21 @@ def make_config(
         if level not in LEVELS:
             raise OkginError(f"no player {level!r}; the players are " + ", ".join(LEVELS))
     count = len(players) if entrants is None else entrants
-    if not 2 <= count <= MAX_ENTRANTS:
-        raise OkginError(f"--entrants must be from 2 to {MAX_ENTRANTS}, not {count}")
+    _check_numbers(format, count, table, rounds, jobs, stake, budget)
+    prizes = _prize_rules(split, winner_share, cutoff)
+    levels = tuple(players[i % len(players)] for i in range(count))
+    swiss_rounds = rounds if rounds is not None else max(1, math.ceil(math.log2(count)))
+    return TournamentConfig(
+        format, levels, preset(rules), table, swiss_rounds, seed, jobs, stake, prizes, budget
+    )
+
+
+def _check_numbers(
+    format: str, entrants: int, table: int, rounds: int | None, jobs: int, stake: int,
+    budget: int | None,
+) -> None:
+    if not 2 <= entrants <= MAX_ENTRANTS:
+        raise OkginError(f"--entrants must be from 2 to {MAX_ENTRANTS}, not {entrants}")
     try:
         check_table(table)
     except OkginError:
@@ -288,16 +304,20 @@ def make_config(
         raise OkginError(f"--jobs must be at least 1, not {jobs}")
     if stake < 0:
         raise OkginError(f"--stake is chips a player puts in each match's pool: 0 or more, not {stake}")
-    if split not in ("scaled", "proportional"):
-        raise OkginError(f"--split must be scaled or proportional, not {split!r}")
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
         raise OkginError(f"--budget is hard's guessed deals per look-ahead, from 1 to {MAX_BUDGET}")
-    levels = tuple(players[i % len(players)] for i in range(count))
-    swiss_rounds = rounds if rounds is not None else max(1, math.ceil(math.log2(count)))
-    return TournamentConfig(
-        format, levels, preset(rules), table, swiss_rounds, seed, jobs, stake,
-        PrizeRules(split=cast(Split, split)), budget,
-    )
+
+
+def _prize_rules(split: str, winner_share: int, cutoff: int) -> PrizeRules:
+    if split not in ("scaled", "proportional"):
+        raise OkginError(f"--split must be scaled or proportional, not {split!r}")
+    if not 0 <= winner_share <= 100:
+        raise OkginError(f"--winner-share is the winner's least percent of a pool, 0 to 100, "
+                         f"not {winner_share}")
+    if cutoff < 1:
+        raise OkginError(f"--cutoff is the penalty points behind the winner from which a player "
+                         f"gets nothing, 1 or more, not {cutoff}")
+    return PrizeRules(winner_share, cutoff, cast(Split, split))
 
 
 def tournament_command(format: str, players: list[str], *, as_json: bool, **options: Any) -> int:

@@ -112,6 +112,9 @@ def test_penalty_points_are_what_penalty_scoring_took_off(name, players, seed):
         (["swiss", "--players", "simple", "simple", "--split", "even"],
          "--split must be scaled or proportional, not 'even'"),
         (["swiss", "--players", "simple", "simple", "--rules", "bridge"], "no preset 'bridge'"),
+        (["swiss", "--players", "simple", "simple", "--winner-share", "120"],
+         "--winner-share is the winner's least percent of a pool, 0 to 100, not 120"),
+        (["swiss", "--players", "simple", "simple", "--cutoff", "0"], "--cutoff is the penalty points"),
         (["swiss", "--players", "simple", "simple", "--jobs", "0"], "--jobs must be at least 1, not 0"),
     ],
 )
