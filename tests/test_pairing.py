@@ -159,6 +159,8 @@ def test_a_round_robin_seats_every_pair_together(table, n):
     for r in rounds:
         assert_a_round(r, entrants, table)
     assert met(rounds) == {frozenset(p) for p in itertools.combinations(entrants, 2)}
+    byes = Counter(e for r in rounds for e in r.byes)
+    assert max(byes[e] for e in entrants) - min(byes[e] for e in entrants) <= 1, "byes in turn"
     if table == 2:
         assert len(rounds) == (n - 1 if n % 2 == 0 else n)
         together = Counter(frozenset(t) for r in rounds for t in r.tables)
