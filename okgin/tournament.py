@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import statistics
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -78,7 +79,10 @@ class Played:
 
 
 def play_table(config: TournamentConfig, number: int, index: int, table: Table) -> Played:
-    """Play the match of table ``index`` in round ``number`` (from 1) and split its pool."""
+    """Play the match of table ``index`` in round ``number`` (from 1) and split its pool.
+
+    The seats (and so who deals first) are drawn from the seed, not given by rank."""
+    table = tuple(random.Random(f"{config.seed}/{number}/{index}/seats").sample(table, len(table)))
     sim = SimConfig(
         tuple(config.levels[e] for e in table), 1, config.rules.replace(players=len(table)),
         seed=config.seed, budget=config.budget, timing=False,
