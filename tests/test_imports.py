@@ -74,3 +74,14 @@ def test_the_coach_is_engine_code_without_the_web(module):
         assert not name.startswith(("okgin.server", "okgin.cli", "okgin.terminal", "starlette")), name
         top = name.split(".")[0]
         assert top in ("okgin", "__future__") or top in sys.stdlib_module_names, name
+
+
+@pytest.mark.parametrize("module", ["prizes", "pairing"])
+def test_prizes_and_pairing_are_pure_logic_beside_the_engine(module):
+    """Used by the command line and the server alike: the engine and the standard library only."""
+    for name in imports_of(module):
+        top = name.split(".")[0]
+        if top == "okgin":
+            assert name.split(".")[1] in ENGINE, f"okgin/{module}.py imports {name}"
+        else:
+            assert top in sys.stdlib_module_names or top == "__future__", f"okgin/{module}.py imports {name}"
