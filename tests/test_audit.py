@@ -17,6 +17,8 @@ from real_servers import Postgres
 from scripted_client import Client, open_room, run
 from server_process import ServerProcess
 
+from okgin.server.wire.headers import origin_allowed
+
 SHORT = {"preset": "oklahoma", "target": 25}
 
 
@@ -140,6 +142,25 @@ def _check_origins_and_hosts(server: ServerProcess) -> None:
     page = httpx.get(server.url + "/", headers={"Host": rebound})
     assert page.status_code == 400 and "evil.example is not one of this server's host names" in page.text
     assert httpx.get(server.url + "/", headers={"Host": friends}).status_code == 200
+    assert httpx.get(server.url + "/healthz", headers={"Host": rebound}).status_code == 200  # for a proxy
+
+
+@pytest.mark.parametrize(("origin", "scheme", "host", "allowed"), [
+    ("http://example.org", "ws", "example.org:80", True),  # default ports filled in
+    ("https://example.org", "wss", "example.org", True),
+    ("https://example.org:443", "wss", "EXAMPLE.org", True),
+    ("https://example.org", "ws", "example.org", False),  # the page is http: an https page is another site
+    ("http://example.org:8000", "ws", "example.org:8001", False),
+    ("http://example.org", "ws", "example.org.evil:80", False),
+    ("http://example.org/path", "ws", "example.org", False),
+    ("null", "ws", "example.org", False),
+])
+def test_the_origin_check_compares_scheme_host_and_port(
+    origin: str, scheme: str, host: str, allowed: bool,
+) -> None:
+    assert origin_allowed(origin, scheme, host) is allowed
+    listed = origin != "null" and "/path" not in origin  # --origin: any well-formed origin
+    assert origin_allowed(origin, "ws", "elsewhere:1", [origin]) is listed
 
 
 def test_fields_a_message_does_not_take_are_refused(server: ServerProcess) -> None:
