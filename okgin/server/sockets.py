@@ -248,6 +248,13 @@ class Connection:
         await live.commit(lambda: _begin(live, by, seed, rematch=True))
         return None
 
+    async def _on_leave(self, message: Message) -> dict[str, Any] | None:
+        """A person leaves the table for good; this page goes on watching it as a spectator."""
+        live, seat = self._room(), self._seat()
+        await live.commit(lambda: _changed(live.room.leave, seat, event="left"))
+        await self._watch(live, None, None)
+        return None
+
     async def _on_say(self, message: Message) -> dict[str, Any] | None:
         live, seat = self._room(), self._seat()
         phrase = message.data.get("phrase")
@@ -289,6 +296,8 @@ class Connection:
     def _seat(self) -> int:
         if self.watcher.seat is None:
             raise RoomError("you are watching: only a seated player can do that")
+        if self.live is not None and self.live.room.seats[self.watcher.seat].kind != "person":
+            raise RoomError("you left this table: you can watch")  # from another tab, still open
         return self.watcher.seat
 
     async def _watch(self, live: LiveRoom, seat: int | None, token: str | None) -> None:
@@ -309,9 +318,9 @@ class Connection:
             await live.detach(self.watcher)
 
 
-def _changed(method: Any, *args: Any) -> Change:
+def _changed(method: Any, *args: Any, event: str = "room") -> Change:
     method(*args)
-    return Change("room")
+    return Change(event)
 
 
 def _sat(room: Room, seat: int, name: object, tokens: list[str]) -> Change:
