@@ -17,6 +17,7 @@ from browser_play import mouse_turn
 from conftest import new_context
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from server_process import ServerProcess
+from table_helpers import axe
 
 RULES = {"preset": "oklahoma-multiplayer", "target": 10}
 WAIT = 20_000
@@ -216,6 +217,7 @@ def test_new_game_in_a_room_offers_only_leaving_and_the_others_are_told(
     bob.click("#new-game")  # the header's button: no solo game from inside a room
     menu = bob.locator("dialog[open]")
     expect(menu).to_be_visible()
+    axe(bob, "leave table")
     offered = [b.strip() for b in menu.locator("button").all_inner_texts()]
     assert offered == ["Stay at the table", "Leave table"]
     menu.locator("button:text-is('Stay at the table')").click()
@@ -253,6 +255,7 @@ def test_lobby_errors_stand_beside_their_control(browser: Browser, rooms_server:
     expect(host.locator("#seats")).to_contain_text("Cy")
     expect(described(host, "#start-game")).to_have_text(re.compile(r"^Every seat needs a player"))
     expect(described(guest, '#seats .seat[data-seat="1"] .sit')).to_be_visible()
+    axe(host, "lobby with an error")
     assert not errors, errors
 
 
@@ -269,6 +272,7 @@ def test_the_host_sees_when_a_computer_may_take_an_away_seat(
     expect(button).to_be_disabled(timeout=WAIT)
     countdown = described(host, "#seats .stand-in")
     expect(countdown).to_have_text(re.compile(r"A computer player may take over in [1-4] s"))
+    axe(host, "away countdown")
     expect(button).to_be_enabled(timeout=WAIT)
     expect(countdown).to_have_text(re.compile(r"may take over now"))
     button.click()
