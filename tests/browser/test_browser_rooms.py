@@ -34,7 +34,8 @@ def rooms_server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
 
 
-def open_page(browser: Browser, url: str, errors: list[str]) -> Page:
+def open_page(browser: Browser, url: str, errors: list[str], clock: bool = False) -> Page:
+    """A page at ``url``; ``clock``: with Playwright's clock, which a test may move ahead."""
     context = new_context(browser, viewport={"width": 1280, "height": 900})
     OPENED.append(context)
     context.add_init_script(
@@ -43,12 +44,16 @@ def open_page(browser: Browser, url: str, errors: list[str]) -> Page:
     )
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
+    if clock:
+        page.clock.install()
     page.goto(url)
     return page
 
 
-def host_room(browser: Browser, server: ServerProcess, seats: int, errors: list[str]) -> tuple[Page, str]:
-    host = open_page(browser, server.url, errors)
+def host_room(
+    browser: Browser, server: ServerProcess, seats: int, errors: list[str], clock: bool = False,
+) -> tuple[Page, str]:
+    host = open_page(browser, server.url, errors, clock)
     host.click("#play-friends")
     host.fill("#friends-name", "Ann")
     host.select_option("#friends-seats", str(seats))
@@ -192,7 +197,7 @@ def test_reload_away_computer_stand_in_and_return(browser: Browser, rooms_server
     bob.close()
     away = host.locator('#seats .seat[data-seat="1"]')
     expect(away).to_contain_text("away", timeout=WAIT)
-    expect(host.locator("#seats .stand-in")).to_be_enabled(timeout=WAIT)
+    expect(host.locator("#seats .stand-in")).to_be_enabled(timeout=WAIT)  # once the away time passes
     host.click("#seats .stand-in")
     expect(away).to_contain_text("the computer plays for now", timeout=WAIT)
     for _ in range(4):
@@ -263,7 +268,7 @@ def test_the_host_sees_when_a_computer_may_take_an_away_seat(
     browser: Browser, rooms_server: ServerProcess,
 ) -> None:
     errors: list[str] = []
-    host, link = host_room(browser, rooms_server, 2, errors)
+    host, link = host_room(browser, rooms_server, 2, errors, clock=True)
     bob = sit(browser, link, 1, "Bob", errors)
     host.click("#start-game")
     bob.wait_for_selector("#hand .card", timeout=WAIT)
@@ -273,9 +278,15 @@ def test_the_host_sees_when_a_computer_may_take_an_away_seat(
     countdown = described(host, "#seats .stand-in")
     expect(countdown).to_have_text(re.compile(r"A computer player may take over in [1-4] s"))
     axe(host, "away countdown")
-    expect(button).to_be_enabled(timeout=WAIT)
+    host.clock.fast_forward((AWAY + 1) * 1000)  # the page's clock runs ahead of the server's
+    expect(button).to_be_enabled()
     expect(countdown).to_have_text(re.compile(r"may take over now"))
-    button.click()
-    seat = host.locator('#seats .seat[data-seat="1"]')
-    expect(seat).to_contain_text("the computer plays for now", timeout=WAIT)
+    button.click()  # too early for the server: the refusal stands beside the button...
+    refusal = host.locator("#error-stand-in-1")
+    expect(refusal).to_have_text(re.compile(r"^Bob has been away only a moment: wait \d+ more seconds\.$"))
+    expect(button).to_have_attribute("aria-describedby", re.compile("error-stand-in-1"))
+    seq = host.evaluate("document.body.dataset.seq")
+    host.evaluate("Okgin.send({type: 'options', coach: false})")  # the room and table are sent again
+    host.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}", timeout=WAIT)
+    expect(refusal).to_be_visible()  # ...through the redraw
     assert not errors, errors
