@@ -296,3 +296,7 @@ def test_a_player_who_leaves_watches_on_and_a_computer_finishes_for_them(server:
     assert room["seats"][1] == {**room["seats"][1], "kind": "computer", "name": "Bob", "level": "normal"}
     assert room["host"] == 0 and final["final"] is not None
     assert_fair(guest.frames)
+    gone = max(i for i, f in enumerate(guest.frames) if '"type":"joined"' in f and '"seat":null' in f)
+    watched = [f for f in guest.frames[gone:] if '"type":"state"' in f]
+    views = [json.loads(f)["view"] for f in watched]
+    assert views and all(v["seat"] is None and v["hand"] == [] for v in views), views[0]  # a spectator's view

@@ -316,6 +316,13 @@ class Connection:
         if self.live is not None:
             live, self.live = self.live, None
             await live.detach(self.watcher)
+            # Frames still being made for the seat this page leaves never reach it: after a
+            # leave the seat is a computer player's, and its cards are no longer this page's.
+            self.watcher.send = _dropped
+
+
+def _dropped(frame: dict[str, Any]) -> None:
+    """Where a detached watcher's late frames go."""
 
 
 def _changed(method: Any, *args: Any, event: str = "room") -> Change:

@@ -238,8 +238,11 @@
   function tellLeavers(before, after) {
     if (!before || before.code !== after.code) return;
     after.seats.forEach((seat, index) => {
-      if (!seat.left || before.seats[index].left || index === after.you) return;
-      said.prepend(el("p", { class: "left-line", text: `${seat.name} left the table: a computer player plays the seat.` }));
+      const was = before.seats[index];
+      if (index === after.you || was.kind !== "person") return;
+      const text = seat.left ? `${seat.name} left the table: a computer player plays the seat.`
+        : after.phase === "lobby" && seat.kind === "empty" ? `${was.name} left the table.` : null;
+      if (text) said.prepend(el("p", { class: "left-line", text }));
     });
   }
 
