@@ -256,11 +256,15 @@ def test_lobby_errors_stand_beside_their_control(browser: Browser, rooms_server:
     name_error = described(guest, '#seats .seat[data-seat="1"] .sit')
     expect(name_error).to_be_visible()
     expect(name_error).to_have_text(re.compile(r"^Your name must be 1 to 20 characters"))
-    sit(browser, link, 2, "Cy", errors)  # the room changes: both errors are still there to read
+    cy = sit(browser, link, 2, "Cy", errors)  # the room changes: both errors are still there to read
     expect(host.locator("#seats")).to_contain_text("Cy")
     expect(described(host, "#start-game")).to_have_text(re.compile(r"^Every seat needs a player"))
     expect(described(guest, '#seats .seat[data-seat="1"] .sit')).to_be_visible()
     axe(host, "lobby with an error")
+    cy.click("#new-game")  # "Leave table" in a room: in the lobby the seat is emptied
+    cy.click("#leave-confirm")
+    expect(host.locator("#said")).to_contain_text("Cy left the table.", timeout=WAIT)
+    expect(host.locator('#seats .seat[data-seat="2"]')).to_contain_text("Empty seat")
     assert not errors, errors
 
 
