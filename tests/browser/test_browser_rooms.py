@@ -227,6 +227,7 @@ def test_new_game_in_a_room_offers_only_leaving_and_the_others_are_told(
     assert offered == ["Stay at the table", "Leave table"]
     menu.locator("button:text-is('Stay at the table')").click()
     expect(menu).to_have_count(0)
+    bob.wait_for_function("document.activeElement.id === 'new-game'")  # focus back where it was
     assert bob.url == link and bob.evaluate("Okgin.state().view.seat") == 1
     bob.click("#new-game")
     bob.locator("dialog[open] button:text-is('Leave table')").click()

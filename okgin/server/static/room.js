@@ -207,8 +207,16 @@
   // In a room the header's New game (and the game-over screen) offer only what the room allows:
   // Rematch when the game is over, and Leave table, confirmed here.
   const leaveDialog = el("dialog", { id: "leave", "aria-labelledby": "leave-title" });
+  let opener = null;
+  // Closing it gives focus back to what opened it (never to <body>).
+  leaveDialog.addEventListener("close", () => setTimeout(() => {
+    if (document.querySelector("dialog[open]") || (document.activeElement && document.activeElement !== document.body)) return;
+    const back = opener && opener.isConnected && !opener.closest("dialog") ? opener : document.getElementById("new-game");
+    if (back) back.focus();
+  }));
   function askLeave() {
     if (!room || leaveDialog.open) return;
+    opener = document.activeElement;
     const seated = you !== null;
     const after = !seated ? "You stop watching this table."
       : room.phase === "lobby" ? "Your seat is emptied for someone else to take."
