@@ -260,6 +260,7 @@ def test_lobby_errors_stand_beside_their_control(browser: Browser, rooms_server:
     cy = sit(browser, link, 2, "Cy", errors)  # the room changes: both errors are still there to read
     expect(host.locator("#seats")).to_contain_text("Cy")
     expect(described(host, "#start-game")).to_have_text(re.compile(r"^Every seat needs a player"))
+    assert host.evaluate("document.activeElement.id") == "start-game"  # a redraw keeps the focus
     expect(described(guest, '#seats .seat[data-seat="1"] .sit')).to_be_visible()
     axe(host, "lobby with an error")
     cy.click("#new-game")  # "Leave table" in a room: in the lobby the seat is emptied

@@ -120,7 +120,7 @@
   }
 
   function levelControl(index, seat) {
-    const level = el("select", { class: "level", "aria-label": `Computer level for seat ${index + 1}` },
+    const level = el("select", { class: "level", "aria-label": `Computer level for seat ${index + 1}`, "data-key": `level-${index}` },
       ...LEVELS.map((l) => el("option", { value: l, text: l })));
     level.value = seat.level || "normal";
     const key = `computer-${index}`;
@@ -139,9 +139,10 @@
     // A redraw keeps what the player typed and where their focus was.
     const focused = document.activeElement && panel.contains(document.activeElement)
       ? document.activeElement.dataset.key : null;
-    const typed = new Map([...panel.querySelectorAll(".seat-name")].map((i) => [i.dataset.key, i.value]));
+    const kept = ".seat-name, select.level";
+    const typed = new Map([...panel.querySelectorAll(kept)].map((i) => [i.dataset.key, i.value]));
     drawPanel();
-    for (const input of panel.querySelectorAll(".seat-name")) {
+    for (const input of panel.querySelectorAll(kept)) {
       if (typed.has(input.dataset.key)) input.value = typed.get(input.dataset.key);
     }
     const again = focused && panel.querySelector(`[data-key="${focused}"]`);
@@ -153,8 +154,8 @@
     panel.hidden = false;
     document.body.dataset.roomPhase = room.phase;
     const link = `${location.origin}/r/${room.code}`;
-    const input = el("input", { id: "room-link", readonly: "", value: link, "aria-label": "Invite link" });
-    const copy = el("button", { type: "button", id: "copy-link", text: "Copy link", on: async () => {
+    const input = el("input", { id: "room-link", readonly: "", value: link, "aria-label": "Invite link", "data-key": "link" });
+    const copy = el("button", { type: "button", id: "copy-link", text: "Copy link", "data-key": "copy", on: async () => {
       input.select();
       try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { /* selected */ }
     } });
@@ -172,7 +173,7 @@
         class: "primary", "data-key": "rematch", on: () => request({ type: "rematch" }, "rematch") })));
     }
     if (you !== null) {
-      buttons.append(...room.phrases.map((p) => el("button", { type: "button", class: "phrase", text: p,
+      buttons.append(...room.phrases.map((p) => el("button", { type: "button", class: "phrase", text: p, "data-key": `say-${p}`,
                                                                on: () => request({ type: "say", phrase: p }) })));
     }
     parts.push(buttons, el("p", { id: "turn-timer", hidden: "" }), said);
