@@ -17,7 +17,7 @@ from typing import Any
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
-from okgin.server.seats import new_token, seat_of
+from okgin.server.rooms.seats import new_token, seat_of
 
 PHRASES = ("Good game", "Nice!", "Oops", "Hurry up")
 LEVELS = ("easy", "normal", "hard")

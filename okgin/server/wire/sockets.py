@@ -19,12 +19,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
-from okgin.server.games import Game
-from okgin.server.headers import origin_allowed
-from okgin.server.limits import ConnectionLimits, Limiter, RateLimited
-from okgin.server.live import Change, Hall, LiveRoom, Watcher
-from okgin.server.metrics import Metrics
-from okgin.server.protocol import (
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.live import Change, Hall, LiveRoom, Watcher
+from okgin.server.rooms.room import PHRASES, Phase, Room, RoomError
+from okgin.server.store.storage import StorageError
+from okgin.server.wire.headers import origin_allowed
+from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
+from okgin.server.wire.metrics import Metrics
+from okgin.server.wire.protocol import (
     Message,
     ProtocolError,
     error_json,
@@ -34,8 +36,6 @@ from okgin.server.protocol import (
     seed_field,
     text_field,
 )
-from okgin.server.rooms import PHRASES, Phase, Room, RoomError
-from okgin.server.storage import StorageError
 
 log = logging.getLogger("okgin.server")
 CREATES = frozenset({"new", "create"})
