@@ -17,7 +17,7 @@ from scripted_client import Client, assert_fair, choose, open_room, run, take_se
 from server_process import ServerProcess
 
 from okgin.rules import preset
-from okgin.server.rooms import Room, RoomError
+from okgin.server.rooms.room import Room, RoomError
 
 SHORT = {"preset": "oklahoma-multiplayer", "target": 30}
 
