@@ -85,9 +85,10 @@ def sit(browser: Browser, link: str, seat: int, name: str, errors: list[str]) ->
 
 
 def play_together(pages: list[Page], limit: int = 4000, until: str = "over", also: str = "over") -> None:
-    """Each page plays its own turns by mouse, and presses Next hand, until the game is over
-    (``until="hand-over"``: until every page shows the hand's end, pressing nothing; ``also``:
-    or that)."""
+    """Each page plays its own turns by mouse, and the first presses Next hand, until the game
+    is over (``until="hand-over"``: until every page shows the hand's end, pressing nothing;
+    ``also``: or that). One page deals: another's Next hand turns into "Back to the table" when
+    the next hand arrives, perhaps under the click; a pressed Next hand closes its dialog."""
     for _ in range(limit):
         turns = [str(page.evaluate("document.body.dataset.turn || ''")) for page in pages]
         if all(turn == until for turn in turns) or all(turn == also for turn in turns):
@@ -95,8 +96,8 @@ def play_together(pages: list[Page], limit: int = 4000, until: str = "over", als
         for page, turn in zip(pages, turns, strict=True):
             if turn == "you":
                 mouse_turn(page)
-            elif turn == "hand-over" and until != "hand-over":
-                button = page.locator("#result-buttons button:text-is('Next hand')")
+            elif turn == "hand-over" and until != "hand-over" and page is pages[0]:
+                button = page.locator("#result-buttons button:text-is('Next hand'):visible")
                 if button.count():
                     button.click()
         time.sleep(0.02)
