@@ -36,6 +36,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
     # the coach
     "advice": (),
     "review": ("hand",),
+    # leaving a room for good
+    "leave": (),
 }
 """Each message type and the fields it takes besides ``type`` and ``id``; any other is refused."""
 TYPES = tuple(FIELDS)
