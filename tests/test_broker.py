@@ -15,7 +15,8 @@ from okgin.rules import preset
 from okgin.server.rooms.backends import make_broker
 from okgin.server.rooms.broker import LocalBroker
 from okgin.server.rooms.games import Game
-from okgin.server.rooms.live import Change, Hall, LiveRoom, Watcher
+from okgin.server.rooms.hall import Hall
+from okgin.server.rooms.live import Change, LiveRoom, Watcher
 from okgin.server.rooms.room import Room, RoomError
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.room_store import RoomStore

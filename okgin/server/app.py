@@ -26,7 +26,8 @@ from okgin.server.pages.site import (
     rules_api,
 )
 from okgin.server.rooms.backends import make_broker, make_presence
-from okgin.server.rooms.live import PROCESS, Hall
+from okgin.server.rooms.hall import Hall
+from okgin.server.rooms.live import PROCESS
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.room_store import RoomStore
 from okgin.server.store.storage import DEFAULT_URL, StorageError, Store

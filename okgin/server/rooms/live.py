@@ -1,4 +1,4 @@
-"""The rooms this process serves: each room's game, watchers, lock and computer players.
+"""One room this process serves: its commands, its game, its watchers and its lock.
 
 A change runs in a worker thread under the room's lock: the engine checks and applies it,
 then the room (compare-and-set on its version) and the game record are saved together. If
@@ -17,31 +17,33 @@ import os
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 
 from okgin.actions import PlayerAction
-from okgin.bots import Player
 from okgin.errors import OkginError
 from okgin.server.coach import statistics
 from okgin.server.coach.answers import coach_work
-from okgin.server.rooms.broker import Broker
+from okgin.server.rooms.autoplay import Autoplay
 from okgin.server.rooms.catch_up import catch_up
+from okgin.server.rooms.changes import Change, NotSaved, RoomClosed, Stale
 from okgin.server.rooms.games import Game
-from okgin.server.rooms.presence import REFRESH, LocalPresence, Presence
 from okgin.server.rooms.room import Phase, Room, RoomError
-from okgin.server.rooms.thinking import Thinking, computer_player
-from okgin.server.store.room_store import Conflict, GameWrite, RoomStore
+from okgin.server.store.room_store import Conflict, GameWrite
 from okgin.server.store.storage import StorageError
-from okgin.server.wire.codes import Code
 from okgin.server.wire.messages import Message
+
+if TYPE_CHECKING:
+    from okgin.server.rooms.hall import Hall
 
 log = logging.getLogger("okgin.server")
 PROCESS = f"{os.getpid()}-{random.getrandbits(32):08x}"
 
 Send = Callable[[dict[str, Any]], None]
+Seen = tuple[Game, tuple[int, int]]
+"""The game and its moves a computer player's decision was made on."""
+__all__ = ["PROCESS", "Change", "LiveRoom", "NotSaved", "RoomClosed", "Stale", "Watcher"]
 
 
 class Watcher:
@@ -59,37 +61,6 @@ class Watcher:
         self.only_game = only_game
 
 
-@dataclass(slots=True)
-class Change:
-    """What a change did: the event shown to the table, and whether the game row is written."""
-
-    event: str | None = None
-    game: bool = False
-    new_game: bool = False
-    save: bool = True
-    token: str | None = None
-    """A seat token the change made: a change re-run after a conflict makes a new one."""
-
-
-class Stale(RoomError):
-    """A change made on a stale copy: someone else changed the room first (a computer
-    player's decision about a game that has moved on, or a save that lost the race)."""
-
-    code = Code.STALE
-
-
-class NotSaved(RoomError):
-    """The store failed (locked, lost): nothing was saved."""
-
-    code = Code.NOT_SAVED
-
-
-class RoomClosed(RoomError):
-    """The room was removed after a long time without a move."""
-
-    code = Code.ROOM_CLOSED
-
-
 class LiveRoom:
     """One room in this process."""
 
@@ -100,11 +71,8 @@ class LiveRoom:
         self.watchers: set[Watcher] = set()
         self.lock = asyncio.Lock()
         self._pushed = room.version
-        self._bots: asyncio.Task[None] | None = None
-        self._timer: asyncio.Task[None] | None = None
-        self._timed: tuple[str, int, tuple[int, int]] | None = None
-        self._players: dict[tuple[int, str], Player] = {}
         self._diverged = False
+        self.autoplay = Autoplay(self)
 
     @property
     def channel(self) -> str:
@@ -130,7 +98,7 @@ class LiveRoom:
             return change
         if change.game and self.room.solo and self.game is not None and self.game.match.final:
             self._record_results(self.game)
-        self._arm_timer()  # before the frames are made: they carry the new turn's deadline
+        self.autoplay.arm_timer()  # before the frames are made: they carry the new turn's deadline
         await self.hall.broker.publish(self.channel, {
             "room": self.room.code, "version": self.room.version, "event": change.event, "from": PROCESS,
         })
@@ -156,7 +124,7 @@ class LiveRoom:
         if not change.save:
             return change
         if change.game:
-            self.room.deadline = self._deadline()
+            self.room.deadline = self.autoplay.deadline()
         try:
             self.hall.rooms.save(self.room, self._game_write(change) if change.game else None)
         except Conflict:
@@ -209,6 +177,71 @@ class LiveRoom:
             self.game = Game.from_record(stored.id, stored.record)
         self._diverged = False
 
+    # -- commands: what the table does to the room, each one change -------------------------
+
+    async def sit(self, seat: int, name: object) -> Change:
+        """Take ``seat``; the change carries the seat's token (the one saved, if it was re-run)."""
+        return await self.commit(lambda: Change("sit", token=self.room.sit(seat, name)))  # type: ignore[arg-type]
+
+    async def set_computer(self, by: int | None, seat: int, level: object) -> Change:
+        return await self.commit(lambda: _changed(self.room.set_computer, by, seat, level, time.time()))
+
+    async def clear(self, by: int | None, seat: int) -> Change:
+        return await self.commit(lambda: _changed(self.room.clear, by, seat))
+
+    async def leave(self, seat: int) -> Change:
+        """A person leaves the table for good (a computer player takes the seat)."""
+        return await self.commit(lambda: _changed(self.room.leave, seat, event="left"))
+
+    async def begin(self, by: int | None, seed: int | None, rematch: bool) -> Change:
+        """Start the room's game (or a rematch with the same seats): a fresh deal, saved with the room."""
+        return await self.commit(lambda: self._begin(by, seed, rematch))
+
+    def _begin(self, by: int | None, seed: int | None, rematch: bool) -> Change:
+        game = Game.deal(self.room.rules, seed)
+        if rematch:
+            self.room.rematch(by, game.id)
+        else:
+            self.room.start(by, game.id)
+        self.game = game
+        return Change("start", game=True, new_game=True)
+
+    async def apply(self, seat: int, action: str | PlayerAction, seen: Seen | None = None) -> Change:
+        """Play ``seat``'s move: a person's text, or a computer player's (or the turn timer's)
+        decision with ``seen``, the game and moves it was made on (refused as Stale if the
+        game has moved on since)."""
+        return await self.commit(lambda: self._apply(seat, action, seen))
+
+    def _apply(self, seat: int, action: str | PlayerAction, seen: Seen | None) -> Change:
+        game = self.game
+        if seen is not None:
+            if game is not seen[0] or game.moves != seen[1]:
+                raise Stale("the game moved on")
+        elif game is None or self.room.phase is not Phase.PLAYING:
+            raise RoomError("the game has not started" if game is None else "the game is over")
+        assert game is not None
+        if isinstance(action, str):
+            action = game.act(seat, action)
+        else:
+            game.apply(action)
+        if game.match.over:
+            self.room.finish()
+        return Change(str(action).strip(), game=True)
+
+    async def next_hand(self, seen: object) -> Change:
+        """Deal the next hand. ``seen``: the hand number the asker saw end (another may have asked first)."""
+        return await self.commit(lambda: self._next_hand(seen))
+
+    def _next_hand(self, seen: object) -> Change:
+        game = self.game
+        if game is None:
+            raise RoomError("the game has not started")
+        dealt = isinstance(seen, int) and len(game.match.hands) > seen
+        if dealt or (seen is None and not self.room.solo and game.match.current is not None):
+            return Change(None, save=False)  # another player asked first: the next hand is already dealt
+        game.next_hand()
+        return Change("deal", game=True)
+
     # -- frames ---------------------------------------------------------------------------
 
     async def on_message(self, message: dict[str, Any]) -> None:
@@ -259,7 +292,7 @@ class LiveRoom:
     def room_frame(self, seat: int | None, linked: bool = True) -> dict[str, Any]:
         """The room for ``seat``; its code only for someone who holds the link (``linked``)."""
         frame = self.room.public(seat)
-        frame["deadline"] = self.room.deadline if self._turn() is not None else None
+        frame["deadline"] = self.room.deadline if self.autoplay.turn() is not None else None
         if not linked:
             frame["code"] = None
         return frame
@@ -367,175 +400,13 @@ class LiveRoom:
 
     @property
     def idle(self) -> bool:
-        busy = self._bots is not None and not self._bots.done() and self._bots is not asyncio.current_task()
-        return not self.watchers and not busy
-
-    # -- computer players and the turn timer ----------------------------------------------
+        return not self.watchers and not self.autoplay.busy
 
     def wake(self) -> None:
-        """Start the computer players if one is to act (one task per room at a time)."""
-        if self._bots is None or self._bots.done():
-            self._bots = asyncio.get_running_loop().create_task(self._play_bots())
-        self._arm_timer()
-
-    async def _play_bots(self) -> None:
-        try:
-            while await self._bot_turn():
-                pass
-        except OkginError as error:
-            log.warning("room %s: a computer player's move failed: %s", self.room.code, error)
-        finally:
-            self.hall.forget_if_idle(self)
-
-    async def _bot_turn(self) -> bool:
-        async with self.lock:
-            game = self.game
-            if game is None or self.room.phase is not Phase.PLAYING or not self.room.people:
-                return False  # (with nobody left at the table, the computers do not play on alone)
-            seat = game.to_act()
-            level = self.room.levels()[seat] if seat is not None else None
-            if seat is None or level is None:
-                return False
-            view, moves = game.match.view(seat), game.moves
-        player = self._player(seat, level)
-        action = await self.hall.thinking.decide(level, player, view, game.rng)
-        with contextlib.suppress(Stale):
-            await self.commit(lambda: self._play(game, moves, action))
-        return True
-
-    def _player(self, seat: int, level: str) -> Player:
-        key = (seat, level)
-        if key not in self._players:
-            self._players[key] = computer_player(level, random.Random())
-        return self._players[key]
-
-    def _play(self, game: Game, moves: tuple[int, int], action: PlayerAction) -> Change:
-        if self.game is not game or game.moves != moves:
-            raise Stale("the game moved on")
-        game.apply(action)
-        if game.match.over:
-            self.room.finish()
-        return Change(str(action).strip(), game=True)
-
-    def _deadline(self) -> float | None:
-        """A new turn's deadline, saved with the move that starts the turn (None: no timer)."""
-        return time.time() + self.room.timer if self.room.timer and self._turn() is not None else None
-
-    def _arm_timer(self) -> None:
-        """With a turn timer, a person who lets it run out has that one move made for them.
-
-        The deadline is the room's, saved with the move that began the turn, so every process
-        serving the room waits for the same moment (the first to act wins; the others' moves
-        are then out of date). Armed once per turn: a later call for the same turn (someone
-        entering the room, a frame shown again) leaves it alone."""
-        turn = self._turn()
-        if turn is not None and turn == self._timed and self._timer is not None and not self._timer.done():
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._timed = turn
-        deadline = self.room.deadline
-        if turn is None or deadline is None:
-            return
-        self._timer = asyncio.get_running_loop().create_task(self._time_out(turn, deadline))
-
-    def _turn(self) -> tuple[str, int, tuple[int, int]] | None:
-        """The person's turn a timer would run for: (game, seat, moves), or None."""
-        game = self.game
-        if self.room.timer is None or game is None or self.room.phase is not Phase.PLAYING:
-            return None
-        seat = game.to_act()
-        if seat is None or self.room.levels()[seat] is not None:
-            return None
-        return game.id, seat, game.moves
-
-    async def _time_out(self, turn: tuple[str, int, tuple[int, int]], deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.time()))
-        game, (_, seat, moves) = self.game, turn
-        if game is None or self._turn() != turn:
-            return  # the person moved in time (or the game moved on another way)
-        view = game.match.view(seat)
-        action = await self.hall.thinking.decide("normal", self._player(seat, "normal"), view, game.rng)
-        self._timer = None
-        with contextlib.suppress(OkginError):
-            await self.commit(lambda: self._play(game, moves, action))
+        """Start the computer players if one is to act, and the turn timer if it runs."""
+        self.autoplay.wake()
 
 
-class Hall:
-    """Every live room of this process, loaded from the store on first use."""
-
-    def __init__(
-        self, rooms: RoomStore, broker: Broker, thinking: Thinking, presence: Presence | None = None,
-    ) -> None:
-        self.rooms = rooms
-        self.store = rooms.store
-        self.broker = broker
-        self.thinking = thinking
-        self.presence: Presence = presence or LocalPresence()
-        self._live: dict[str, LiveRoom] = {}
-
-    def __len__(self) -> int:
-        return len(self._live)
-
-    async def get(self, code: str) -> LiveRoom | None:
-        if code in self._live:
-            return self._live[code]
-        room = await anyio.to_thread.run_sync(self.rooms.load, code)
-        return await self._keep(room) if room is not None else None
-
-    async def by_game(self, game_id: str) -> LiveRoom | None:
-        for live in self._live.values():
-            if live.room.game == game_id:
-                return live
-        room = await anyio.to_thread.run_sync(self.rooms.by_game, game_id)
-        if room is None or room.game != game_id:
-            return None
-        return self._live.get(room.code) or await self._keep(room)
-
-    async def create(self, room: Room, game: Game | None) -> LiveRoom:
-        """Store a new room (and its first game) and serve it."""
-        write = None
-        if game is not None:
-            write = GameWrite(game.id, game.record(room.names), room.levels(), new=True)
-        await anyio.to_thread.run_sync(self.rooms.create, room, write)
-        return self._serve(LiveRoom(self, room, game))
-
-    async def _keep(self, room: Room) -> LiveRoom:
-        stored = await anyio.to_thread.run_sync(self.store.load, room.game) if room.game else None
-        game = await anyio.to_thread.run_sync(Game.from_record, stored.id, stored.record) if stored else None
-        if room.code in self._live:  # loaded twice at once: keep the first
-            return self._live[room.code]
-        return self._serve(LiveRoom(self, room, game))
-
-    def _serve(self, live: LiveRoom) -> LiveRoom:
-        self._live[live.room.code] = live
-        self.broker.subscribe(live.channel, live.on_message)
-        return live
-
-    def forget_if_idle(self, live: LiveRoom) -> None:
-        """Drop a room from memory once nobody watches it and no computer thinks (it stays stored)."""
-        if live.idle and self._live.get(live.room.code) is live:
-            del self._live[live.room.code]
-            self.broker.unsubscribe(live.channel, live.on_message)
-
-    async def keep_presence(self) -> None:
-        """For ever: every REFRESH seconds, mark who is here in every room we serve."""
-        while True:
-            await asyncio.sleep(REFRESH)
-            for live in list(self._live.values()):
-                try:
-                    await live.keep_presence()
-                except Exception:
-                    log.exception("room %s: keeping presence failed", live.room.code)
-
-    async def sweep(self, idle_seconds: float) -> list[str]:
-        """Remove unfinished rooms and games nobody has touched for ``idle_seconds`` (a room a
-        connection here watches is not abandoned, however long its players think)."""
-        watched = [code for code, live in self._live.items() if live.watchers]
-        removed = await anyio.to_thread.run_sync(self.rooms.remove_idle, time.time() - idle_seconds, watched)
-        for code in removed:
-            live = self._live.pop(code, None)
-            if live is not None:
-                self.broker.unsubscribe(live.channel, live.on_message)
-        return removed
+def _changed(method: Any, *args: Any, event: str = "room") -> Change:
+    method(*args)
+    return Change(event)

@@ -14,7 +14,7 @@ import contextlib
 
 from starlette.websockets import WebSocket
 
-from okgin.server.rooms.live import Hall
+from okgin.server.rooms.hall import Hall
 from okgin.server.store.storage import StorageError
 from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
 from okgin.server.wire.messages import Message, ProtocolError, is_id, parse_message

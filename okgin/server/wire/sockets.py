@@ -17,14 +17,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import anyio.to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
-from okgin.server.rooms.games import Game
-from okgin.server.rooms.live import Change, Hall, LiveRoom, Watcher
-from okgin.server.rooms.room import PHRASES, Phase, Room, RoomError
+from okgin.server.rooms.hall import Hall
+from okgin.server.rooms.live import LiveRoom, Watcher
+from okgin.server.rooms.room import PHRASES, RoomError
 from okgin.server.store.storage import StorageError
 from okgin.server.wire.admission import returning_player
 from okgin.server.wire.codes import Code, WireError, code_of
@@ -197,12 +196,8 @@ class Connection:
         levels = opponents_field(message)
         if rules.players != len(levels) + 1:
             rules = rules.replace(players=len(levels) + 1)
-        seed = self._seed(message)
-        game = await anyio.to_thread.run_sync(Game.deal, rules, seed)
-        room, token = Room.solo_game(rules, levels)
-        room.game = game.id
-        room.games.append(game.id)
-        await self._watch(await self.hall.create(room, game), 0, token)
+        live, token = await self.hall.solo(rules, levels, self._seed(message))
+        await self._watch(live, 0, token)
         return None
 
     async def _on_join(self, message: Message) -> dict[str, Any] | None:
@@ -220,9 +215,9 @@ class Connection:
         rules = Rules.from_json(message.data.get("rules", "oklahoma"))
         players = int_field(message, "players", rules.players)
         timer = message.data.get("timer")
-        room, token = Room.create(rules, players, message.data.get("name", ""), timer,
-                                  self.settings.away_grace)
-        await self._watch(await self.hall.create(room, None), 0, token)
+        live, token = await self.hall.open(rules, players, message.data.get("name", ""), timer,
+                                           self.settings.away_grace)
+        await self._watch(live, 0, token)
         return None
 
     async def _on_enter(self, message: Message) -> dict[str, Any] | None:
@@ -254,36 +249,32 @@ class Connection:
         live = self._room()
         if self.watcher.seat is not None:
             raise RoomError("you already have a seat")
-        seat, name = int_field(message, "seat"), message.data.get("name", "")
-        change = await live.commit(lambda: _sat(live.room, seat, name))
+        seat = int_field(message, "seat")
+        change = await live.sit(seat, message.data.get("name", ""))
         await self._watch(live, seat, change.token)  # the token saved, if the change was re-run
         return None
 
     async def _on_computer(self, message: Message) -> dict[str, Any] | None:
         live, seat = self._room(), int_field(message, "seat")
-        level, by = message.data.get("level", "normal"), self.watcher.seat
-        await live.commit(lambda: _changed(live.room.set_computer, by, seat, level, time.time()))
+        await live.set_computer(self.watcher.seat, seat, message.data.get("level", "normal"))
         return None
 
     async def _on_clear(self, message: Message) -> dict[str, Any] | None:
-        live, seat, by = self._room(), int_field(message, "seat"), self.watcher.seat
-        await live.commit(lambda: _changed(live.room.clear, by, seat))
+        await self._room().clear(self.watcher.seat, int_field(message, "seat"))
         return None
 
     async def _on_start(self, message: Message) -> dict[str, Any] | None:
-        live, seed, by = self._room(), self._seed(message), self.watcher.seat
-        await live.commit(lambda: _begin(live, by, seed, rematch=False))
+        await self._room().begin(self.watcher.seat, self._seed(message), rematch=False)
         return None
 
     async def _on_rematch(self, message: Message) -> dict[str, Any] | None:
-        live, seed, by = self._room(), self._seed(message), self.watcher.seat
-        await live.commit(lambda: _begin(live, by, seed, rematch=True))
+        await self._room().begin(self.watcher.seat, self._seed(message), rematch=True)
         return None
 
     async def _on_leave(self, message: Message) -> dict[str, Any] | None:
         """A person leaves the table for good; this page goes on watching it as a spectator."""
         live, seat = self._room(), self._seat()
-        await live.commit(lambda: _changed(live.room.leave, seat, event="left"))
+        await live.leave(seat)
         await self._watch(live, None, None)
         return None
 
@@ -296,14 +287,14 @@ class Connection:
         return None
 
     async def _on_act(self, message: Message) -> dict[str, Any] | None:
-        live, seat, text = self._room(), self._seat(), text_field(message, "action")
-        await live.commit(lambda: _act(live, seat, text))
+        live, seat = self._room(), self._seat()
+        await live.apply(seat, text_field(message, "action"))
         return None
 
     async def _on_next(self, message: Message) -> dict[str, Any] | None:
-        live, hand = self._room(), message.data.get("hand")
+        live = self._room()
         self._seat()
-        await live.commit(lambda: _next_hand(live, hand))
+        await live.next_hand(message.data.get("hand"))
         return None
 
     async def _on_hint(self, message: Message) -> dict[str, Any] | None:
@@ -359,48 +350,6 @@ class Connection:
 
 def _dropped(frame: dict[str, Any]) -> None:
     """Where a detached watcher's late frames go."""
-
-
-def _changed(method: Any, *args: Any, event: str = "room") -> Change:
-    method(*args)
-    return Change(event)
-
-
-def _sat(room: Room, seat: int, name: object) -> Change:
-    return Change("sit", token=room.sit(seat, name))  # type: ignore[arg-type]
-
-
-def _begin(live: LiveRoom, by: int | None, seed: int | None, rematch: bool) -> Change:
-    """Start the room's game (or a rematch with the same seats): a fresh deal, saved with the room."""
-    game = Game.deal(live.room.rules, seed)
-    if rematch:
-        live.room.rematch(by, game.id)
-    else:
-        live.room.start(by, game.id)
-    live.game = game
-    return Change("start", game=True, new_game=True)
-
-
-def _act(live: LiveRoom, seat: int, text: str) -> Change:
-    game = live.game
-    if game is None or live.room.phase is not Phase.PLAYING:
-        raise RoomError("the game has not started" if game is None else "the game is over")
-    action = game.act(seat, text)
-    if game.match.over:
-        live.room.finish()
-    return Change(str(action).strip(), game=True)
-
-
-def _next_hand(live: LiveRoom, seen: object) -> Change:
-    """Deal the next hand. ``seen``: the hand number the asker saw end (another may have asked first)."""
-    game = live.game
-    if game is None:
-        raise RoomError("the game has not started")
-    dealt = isinstance(seen, int) and len(game.match.hands) > seen
-    if dealt or (seen is None and not live.room.solo and game.match.current is not None):
-        return Change(None, save=False)  # another player asked first: the next hand is already dealt
-    game.next_hand()
-    return Change("deal", game=True)
 
 
 Handler = Callable[[Connection, Message], Awaitable[dict[str, Any] | None]]

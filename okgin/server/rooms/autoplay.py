@@ -1,0 +1,134 @@
+"""A room's computer players and its turn timer: the moves nobody at the table makes.
+
+Both decide off the room's lock and then play through the room's one ``apply``, the path a
+person's move takes, naming the game and the moves they decided on: a decision about a game
+that has moved on meanwhile is refused as out of date, not played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from typing import TYPE_CHECKING
+
+from okgin.bots import Player
+from okgin.errors import OkginError
+from okgin.server.rooms.changes import Stale
+from okgin.server.rooms.room import Phase
+from okgin.server.rooms.thinking import computer_player
+
+if TYPE_CHECKING:
+    from okgin.server.rooms.live import LiveRoom
+
+log = logging.getLogger("okgin.server")
+
+Turn = tuple[str, int, tuple[int, int]]
+"""A person's turn a timer runs for: (game id, seat, moves)."""
+
+
+class Autoplay:
+    """One room's computer players (one task at a time) and its turn timer."""
+
+    def __init__(self, live: LiveRoom) -> None:
+        self.live = live
+        self._bots: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._timed: Turn | None = None
+        self._players: dict[tuple[int, str], Player] = {}
+
+    @property
+    def busy(self) -> bool:
+        """True while a computer player of this room thinks or plays (from another task)."""
+        bots = self._bots
+        return bots is not None and not bots.done() and bots is not asyncio.current_task()
+
+    # -- computer players -----------------------------------------------------------------
+
+    def wake(self) -> None:
+        """Start the computer players if one is to act (one task per room at a time)."""
+        if self._bots is None or self._bots.done():
+            self._bots = asyncio.get_running_loop().create_task(self._play_bots())
+        self.arm_timer()
+
+    async def _play_bots(self) -> None:
+        live = self.live
+        try:
+            while await self._bot_turn():
+                pass
+        except OkginError as error:
+            log.warning("room %s: a computer player's move failed: %s", live.room.code, error)
+        finally:
+            live.hall.forget_if_idle(live)
+
+    async def _bot_turn(self) -> bool:
+        live = self.live
+        async with live.lock:
+            game = live.game
+            if game is None or live.room.phase is not Phase.PLAYING or not live.room.people:
+                return False  # (with nobody left at the table, the computers do not play on alone)
+            seat = game.to_act()
+            level = live.room.levels()[seat] if seat is not None else None
+            if seat is None or level is None:
+                return False
+            view, moves = game.match.view(seat), game.moves
+        action = await live.hall.thinking.decide(level, self._player(seat, level), view, game.rng)
+        with contextlib.suppress(Stale):
+            await live.apply(seat, action, (game, moves))
+        return True
+
+    def _player(self, seat: int, level: str) -> Player:
+        key = (seat, level)
+        if key not in self._players:
+            self._players[key] = computer_player(level, random.Random())
+        return self._players[key]
+
+    # -- the turn timer -------------------------------------------------------------------
+
+    def deadline(self) -> float | None:
+        """A new turn's deadline, saved with the move that starts the turn (None: no timer)."""
+        timer = self.live.room.timer
+        return time.time() + timer if timer and self.turn() is not None else None
+
+    def arm_timer(self) -> None:
+        """With a turn timer, a person who lets it run out has that one move made for them.
+
+        The deadline is the room's, saved with the move that began the turn, so every process
+        serving the room waits for the same moment (the first to act wins; the others' moves
+        are then out of date). Armed once per turn: a later call for the same turn (someone
+        entering the room, a frame shown again) leaves it alone."""
+        turn = self.turn()
+        if turn is not None and turn == self._timed and self._timer is not None and not self._timer.done():
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._timed = turn
+        deadline = self.live.room.deadline
+        if turn is None or deadline is None:
+            return
+        self._timer = asyncio.get_running_loop().create_task(self._time_out(turn, deadline))
+
+    def turn(self) -> Turn | None:
+        """The person's turn a timer would run for: (game, seat, moves), or None."""
+        live = self.live
+        game = live.game
+        if live.room.timer is None or game is None or live.room.phase is not Phase.PLAYING:
+            return None
+        seat = game.to_act()
+        if seat is None or live.room.levels()[seat] is not None:
+            return None
+        return game.id, seat, game.moves
+
+    async def _time_out(self, turn: Turn, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        game, (_, seat, moves) = self.live.game, turn
+        if game is None or self.turn() != turn:
+            return  # the person moved in time (or the game moved on another way)
+        view = game.match.view(seat)
+        action = await self.live.hall.thinking.decide("normal", self._player(seat, "normal"), view, game.rng)
+        self._timer = None
+        with contextlib.suppress(OkginError):
+            await self.live.apply(seat, action, (game, moves))

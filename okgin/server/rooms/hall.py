@@ -1,0 +1,114 @@
+"""Every live room of this process, loaded from the store on first use and dropped when idle."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import anyio.to_thread
+
+from okgin.rules import Rules
+from okgin.server.rooms.broker import Broker
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.live import LiveRoom
+from okgin.server.rooms.presence import REFRESH, LocalPresence, Presence
+from okgin.server.rooms.room import Room
+from okgin.server.rooms.thinking import Thinking
+from okgin.server.store.room_store import GameWrite, RoomStore
+
+log = logging.getLogger("okgin.server")
+
+
+class Hall:
+    """Every live room of this process, loaded from the store on first use."""
+
+    def __init__(
+        self, rooms: RoomStore, broker: Broker, thinking: Thinking, presence: Presence | None = None,
+    ) -> None:
+        self.rooms = rooms
+        self.store = rooms.store
+        self.broker = broker
+        self.thinking = thinking
+        self.presence: Presence = presence or LocalPresence()
+        self._live: dict[str, LiveRoom] = {}
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    async def get(self, code: str) -> LiveRoom | None:
+        if code in self._live:
+            return self._live[code]
+        room = await anyio.to_thread.run_sync(self.rooms.load, code)
+        return await self._keep(room) if room is not None else None
+
+    async def by_game(self, game_id: str) -> LiveRoom | None:
+        for live in self._live.values():
+            if live.room.game == game_id:
+                return live
+        room = await anyio.to_thread.run_sync(self.rooms.by_game, game_id)
+        if room is None or room.game != game_id:
+            return None
+        return self._live.get(room.code) or await self._keep(room)
+
+    async def solo(self, rules: Rules, levels: list[str], seed: int | None) -> tuple[LiveRoom, str]:
+        """A game against the computer: a room of its own, the person at seat 0 (and its token)."""
+        game = await anyio.to_thread.run_sync(Game.deal, rules, seed)
+        room, token = Room.solo_game(rules, levels)
+        room.game = game.id
+        room.games.append(game.id)
+        return await self.create(room, game), token
+
+    async def open(
+        self, rules: Rules, players: int, name: object, timer: object, away_grace: float,
+    ) -> tuple[LiveRoom, str]:
+        """A room for friends, its host at seat 0 (and its token); nobody has been dealt yet."""
+        room, token = Room.create(rules, players, name, timer, away_grace)  # type: ignore[arg-type]
+        return await self.create(room, None), token
+
+    async def create(self, room: Room, game: Game | None) -> LiveRoom:
+        """Store a new room (and its first game) and serve it."""
+        write = None
+        if game is not None:
+            write = GameWrite(game.id, game.record(room.names), room.levels(), new=True)
+        await anyio.to_thread.run_sync(self.rooms.create, room, write)
+        return self._serve(LiveRoom(self, room, game))
+
+    async def _keep(self, room: Room) -> LiveRoom:
+        stored = await anyio.to_thread.run_sync(self.store.load, room.game) if room.game else None
+        game = await anyio.to_thread.run_sync(Game.from_record, stored.id, stored.record) if stored else None
+        if room.code in self._live:  # loaded twice at once: keep the first
+            return self._live[room.code]
+        return self._serve(LiveRoom(self, room, game))
+
+    def _serve(self, live: LiveRoom) -> LiveRoom:
+        self._live[live.room.code] = live
+        self.broker.subscribe(live.channel, live.on_message)
+        return live
+
+    def forget_if_idle(self, live: LiveRoom) -> None:
+        """Drop a room from memory once nobody watches it and no computer thinks (it stays stored)."""
+        if live.idle and self._live.get(live.room.code) is live:
+            del self._live[live.room.code]
+            self.broker.unsubscribe(live.channel, live.on_message)
+
+    async def keep_presence(self) -> None:
+        """For ever: every REFRESH seconds, mark who is here in every room we serve."""
+        while True:
+            await asyncio.sleep(REFRESH)
+            for live in list(self._live.values()):
+                try:
+                    await live.keep_presence()
+                except Exception:
+                    log.exception("room %s: keeping presence failed", live.room.code)
+
+    async def sweep(self, idle_seconds: float) -> list[str]:
+        """Remove unfinished rooms and games nobody has touched for ``idle_seconds`` (a room a
+        connection here watches is not abandoned, however long its players think)."""
+        watched = [code for code, live in self._live.items() if live.watchers]
+        removed = await anyio.to_thread.run_sync(self.rooms.remove_idle, time.time() - idle_seconds, watched)
+        for code in removed:
+            live = self._live.pop(code, None)
+            if live is not None:
+                self.broker.unsubscribe(live.channel, live.on_message)
+        return removed
