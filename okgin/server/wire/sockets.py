@@ -200,15 +200,19 @@ class Connection:
         await self._watch(live, 0, token)
         return None
 
-    async def _on_join(self, message: Message) -> dict[str, Any] | None:
-        """Back to a game by its id: with its seat's token to play; without one, to watch that
-        game only (an id is not the room's link: see ``Watcher.only_game``)."""
-        game = text_field(message, "game")
-        live = await self.hall.by_game(game) if is_id(game) else None
+    async def _on_open(self, message: Message) -> dict[str, Any] | None:
+        """join (a game by its id) or enter (a room by its link's code): with a seat's token to
+        play; without one, to watch. A game's id shows that game only (an id is not the room's
+        link: see ``Watcher.only_game``)."""
+        by_game = message.type == "join"
+        key = text_field(message, "game" if by_game else "room")
+        find = self.hall.by_game if by_game else self.hall.get
+        live = await find(key) if is_id(key) else None
         if live is None:
-            raise WireError("no such game: start a new game", Code.NO_GAME)
+            raise (WireError("no such game: start a new game", Code.NO_GAME) if by_game
+                   else WireError("no such room: check the link", Code.NO_ROOM))
         seat = self._seat_of(live, message)
-        await self._watch(live, seat, None, only_game=game if seat is None else None)
+        await self._watch(live, seat, None, only_game=key if by_game and seat is None else None)
         return None
 
     async def _on_create(self, message: Message) -> dict[str, Any] | None:
@@ -218,14 +222,6 @@ class Connection:
         live, token = await self.hall.open(rules, players, message.data.get("name", ""), timer,
                                            self.settings.away_grace)
         await self._watch(live, 0, token)
-        return None
-
-    async def _on_enter(self, message: Message) -> dict[str, Any] | None:
-        code = text_field(message, "room")
-        live = await self.hall.get(code) if is_id(code) else None
-        if live is None:
-            raise WireError("no such room: check the link", Code.NO_ROOM)
-        await self._watch(live, self._seat_of(live, message), None)
         return None
 
     def _seat_of(self, live: LiveRoom, message: Message) -> int | None:
@@ -356,13 +352,13 @@ Handler = Callable[[Connection, Message], Awaitable[dict[str, Any] | None]]
 Budget = Callable[[ConnectionLimits], None]
 HANDLERS: dict[str, tuple[Handler, Budget | None]] = {
     "new": (Connection._on_new, ConnectionLimits.new_game),
-    "join": (Connection._on_join, None),
+    "join": (Connection._on_open, None),
     "act": (Connection._on_act, None),
     "next": (Connection._on_next, None),
     "hint": (Connection._on_hint, ConnectionLimits.coach),
     "options": (Connection._on_options, None),
     "create": (Connection._on_create, ConnectionLimits.new_game),
-    "enter": (Connection._on_enter, None),
+    "enter": (Connection._on_open, None),
     "sit": (Connection._on_sit, None),
     "computer": (Connection._on_computer, None),
     "clear": (Connection._on_clear, None),
