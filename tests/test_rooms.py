@@ -302,3 +302,22 @@ def test_a_player_who_leaves_watches_on_and_a_computer_finishes_for_them(server:
     watched = [f for f in guest.frames[gone:] if '"type":"state"' in f]
     views = [json.loads(f)["view"] for f in watched]
     assert views and all(v["seat"] is None and v["hand"] == [] for v in views), views[0]  # a spectator's view
+
+
+def test_the_pages_read_the_computer_levels_from_the_server() -> None:
+    """One list of levels (rooms/room.py): the room frame and /api/rules carry it, the wire
+    checks opponents against it, and neither page script keeps a list of its own."""
+    from okgin.server.pages.site import rules_api
+    from okgin.server.rooms.room import LEVELS
+    from okgin.server.wire.messages import Message, ProtocolError, opponents_field
+
+    room = _room_of("Ann", "Bob")
+    assert room.public(0)["levels"] == list(LEVELS)
+    api = json.loads(bytes(asyncio.run(rules_api(None)).body))  # type: ignore[arg-type]
+    assert api["levels"] == list(LEVELS)
+    assert opponents_field(Message("new", None, {"opponents": list(LEVELS)})) == list(LEVELS)
+    with pytest.raises(ProtocolError, match=", ".join(LEVELS)):
+        opponents_field(Message("new", None, {"opponents": ["simple"]}))
+    static = Path(__file__).resolve().parent.parent / "okgin/server/pages/static"
+    for script in ("room.js", "settings.js"):
+        assert '"easy", "normal"' not in (static / script).read_text(encoding="utf-8"), script

@@ -19,6 +19,7 @@ from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from okgin.server.coach.pages import history_links
 from okgin.server.pages.howto import how_to_play
+from okgin.server.rooms.room import LEVELS
 from okgin.server.store.storage import Store
 from okgin.server.wire.jsonbound import JSONBoundError, loads
 from okgin.server.wire.messages import is_id
@@ -123,7 +124,8 @@ def _choices(hint: object) -> list[str]:
 
 
 async def rules_api(_request: Request) -> Response:
-    """Every rule field (its kind, choices and default) and the presets, for the panel."""
+    """Every rule field (its kind, choices and default) and the presets, for the panel; and the
+    computer levels, for the options' opponents."""
     base = Rules()
     hints = typing.get_type_hints(Rules)
     described: list[dict[str, Any]] = []
@@ -133,4 +135,5 @@ async def rules_api(_request: Request) -> Response:
         described.append({"name": f.name, "type": str(f.type), "default": getattr(base, f.name),
                           "choices": _choices(hints[f.name])})
     presets = {name: {f.name: getattr(r, f.name) for f in fields(Rules)} for name, r in PRESETS.items()}
-    return JSONResponse({"fields": described, "presets": presets, "descriptions": PRESET_DESCRIPTIONS})
+    return JSONResponse({"fields": described, "presets": presets, "descriptions": PRESET_DESCRIPTIONS,
+                         "levels": list(LEVELS)})

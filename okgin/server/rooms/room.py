@@ -21,6 +21,8 @@ from okgin.server.rooms.seats import new_token, seat_of
 
 PHRASES = ("Good game", "Nice!", "Oops", "Hurry up")
 LEVELS = ("easy", "normal", "hard")
+"""The computer players a table offers, weakest first: the one list (the pages read it from the
+server: the room frame's ``levels``, and ``/api/rules``)."""
 TIMERS = (None, 30, 60, 120)
 MAX_NAME = 20
 AWAY_GRACE = 60.0
@@ -126,7 +128,8 @@ class Room:
             "seats": [seat.public(now, self.away_grace) for seat in self.seats],
             "rules": self.rules.to_json(),
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
-            "version": self.version, "phrases": list(PHRASES), "away_grace": self.away_grace,
+            "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
+            "away_grace": self.away_grace,
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------

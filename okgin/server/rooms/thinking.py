@@ -18,10 +18,12 @@ import anyio.to_thread
 from okgin.actions import PlayerAction
 from okgin.bots import Player, make_player
 from okgin.errors import OkginError
+from okgin.server.rooms.room import LEVELS
 from okgin.view import SeatView
 
 SEARCHING = frozenset({"hard"})
-_FALLBACK = {"easy": "random", "normal": "simple", "hard": "simple"}
+_FALLBACK = dict(zip(LEVELS, ("random", "simple", "simple"), strict=True))
+"""Each level's stand-in while its player is missing (a branch without it)."""
 
 
 def computer_player(level: str, rng: random.Random) -> Player:

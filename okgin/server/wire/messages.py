@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from okgin.server.rooms.room import LEVELS
 from okgin.server.wire.codes import Code, WireError
 from okgin.server.wire.jsonbound import JSONBoundError, loads
 
 MAX_MESSAGE = 16_384
-LEVELS = ("easy", "normal", "hard")
 FIELDS: dict[str, tuple[str, ...]] = {
     # a game against the computer
     "new": ("opponents", "rules", "seed"),

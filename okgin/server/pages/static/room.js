@@ -7,7 +7,6 @@
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{4,40})$/);
   const code = match ? match[1] : null;
   const tokenKey = (room) => `okgin.room.${room}`;
-  const LEVELS = ["easy", "normal", "hard"];
   let send = null, room = null, you = null, ticking = null;
   // A refusal stands beside the control it answers (keyed, so a redraw keeps it) until that
   // control is used again; `pending` maps a request's id to its control's key.
@@ -121,7 +120,7 @@
 
   function levelControl(index, seat) {
     const level = el("select", { class: "level", "aria-label": `Computer level for seat ${index + 1}`, "data-key": `level-${index}` },
-      ...LEVELS.map((l) => el("option", { value: l, text: l })));
+      ...room.levels.map((l) => el("option", { value: l, text: l })));
     level.value = seat.level || "normal";
     const key = `computer-${index}`;
     const add = el("button", { type: "button", class: "add-computer", "data-key": key,

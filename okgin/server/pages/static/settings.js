@@ -42,7 +42,8 @@ const Settings = (() => {
       label.textContent = `${names[i]} `;
       const select = document.createElement("select");
       select.name = `level${i}`;
-      for (const value of ["easy", "normal", "hard"]) select.add(new Option(value[0].toUpperCase() + value.slice(1), value));
+      // the server's levels (/api/rules); until they come, only the level chosen
+      for (const value of catalogue ? catalogue.levels : [level]) select.add(new Option(value[0].toUpperCase() + value.slice(1), value));
       select.value = level;
       select.addEventListener("change", () => { options.levels[i] = select.value; saveOptions(); });
       label.append(select);
@@ -80,6 +81,7 @@ const Settings = (() => {
   async function bindRules() {
     const response = await fetch("/api/rules");
     catalogue = await response.json();
+    drawLevels();
     HouseRules.bind(catalogue, {
       rules: () => rules, save: saveRules, players: () => options.levels.length + 1,
       start: () => newGameListeners.forEach((fn) => fn()), preset: DEFAULT_PRESET,
