@@ -21,9 +21,9 @@ from okgin.match import Match
 from okgin.record import match_to_record
 from okgin.rules import Rules
 from okgin.server.coach import statistics
-from okgin.server.coach.charts import bar_chart, line_chart
 from okgin.server.coach.statistics import rows_of
-from okgin.server.coach.statistics_page import stats_body
+from okgin.server.pages.charts import bar_chart, line_chart
+from okgin.server.pages.statistics import stats_body
 from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 40}

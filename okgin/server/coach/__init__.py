@@ -1,1 +1,1 @@
-"""The coach on the server: its answers over the socket, review, replay and statistics pages."""
+"""The coach on the server: its answers over the socket (hint, advice, review) and the statistics table."""

@@ -1,1 +1,1 @@
-"""HTML pages and the page's static files: the table, how to play, history, health."""
+"""HTML pages and their static files: the table, how to play, history, review, replay, statistics."""

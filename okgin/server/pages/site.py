@@ -17,8 +17,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from okgin.errors import OkginError
 from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
-from okgin.server.coach.pages import history_links
 from okgin.server.pages.howto import how_to_play
+from okgin.server.pages.review import history_links
+from okgin.server.pages.template import page
 from okgin.server.rooms.room import LEVELS
 from okgin.server.store.storage import Store
 from okgin.server.wire.jsonbound import JSONBoundError, loads
@@ -26,24 +27,16 @@ from okgin.server.wire.messages import is_id
 
 STATIC = Path(__file__).parent / "static"
 
-_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · Oklahoma Gin</title><link rel="stylesheet" href="/static/page.css"></head>
-<body class="page"><main><p><a href="/">← Back to the game</a></p><h1>{title}</h1>{body}</main></body></html>
-"""
-
-
 _GAME_SCRIPT = '<script src="/static/game.js"></script>'
 
 
 async def index(_request: Request) -> Response:
     """The game page (also at /r/<code>, a room's invite link), with the room script."""
-    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    text = (STATIC / "index.html").read_text(encoding="utf-8")
     # room.js hooks into game.js through its events, so it loads first and the page stays the table's.
-    page = page.replace(_GAME_SCRIPT, '<link rel="stylesheet" href="/static/room.css">\n'
+    text = text.replace(_GAME_SCRIPT, '<link rel="stylesheet" href="/static/room.css">\n'
                         '<script src="/static/room.js"></script>\n' + _GAME_SCRIPT)
-    return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
 
 
 def _rules_from_query(request: Request) -> Rules:
@@ -63,12 +56,11 @@ async def howto_page(request: Request) -> Response:
     try:
         rules = _rules_from_query(request)
     except OkginError as error:
-        return HTMLResponse(_PAGE.format(title="How to play", body=f"<p>{html.escape(str(error))}</p>"),
-                            status_code=400)
+        return page("How to play", f"<p>{html.escape(str(error))}</p>", status=400)
     store: Store = request.app.state.store
     game_id = request.query_params.get("game")
     if game_id and not is_id(game_id):
-        return HTMLResponse(_PAGE.format(title="How to play", body="<p>No such game.</p>"), status_code=404)
+        return page("How to play", "<p>No such game.</p>", status=404)
     if game_id and (game := await anyio.to_thread.run_sync(store.load, game_id)) is not None:
         with contextlib.suppress(OkginError):  # a stored game's rules were valid when it began
             rules = Rules.from_json(game.record.get("rules", "oklahoma"))
@@ -77,7 +69,7 @@ async def howto_page(request: Request) -> Response:
     body += "</p>" + "".join(
         f"<h2>{html.escape(head)}</h2><p>{html.escape(text)}</p>" for head, text in how_to_play(rules)
     )
-    return HTMLResponse(_PAGE.format(title="How to play", body=body))
+    return page("How to play", body)
 
 
 async def history_page(request: Request) -> Response:
@@ -99,7 +91,7 @@ async def history_page(request: Request) -> Response:
         "<th>Record</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
         if rows else "<p>No finished games yet.</p>"
     ) + '<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a></p>'
-    return HTMLResponse(_PAGE.format(title="Finished games", body=table))
+    return page("Finished games", table)
 
 
 async def record_download(request: Request) -> Response:

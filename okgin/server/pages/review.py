@@ -1,5 +1,5 @@
 """The coach's pages: a hand's review, the replay viewer (with its data), for finished games
-and uploaded records. Every page works under ``default-src 'self'`` (scripts are static files)."""
+and uploaded records."""
 
 from __future__ import annotations
 
@@ -14,29 +14,16 @@ from okgin.advice.review import review_hand, review_text
 from okgin.errors import OkginError
 from okgin.record import loads, replay
 from okgin.server.coach.statistics import PERSON
+from okgin.server.pages import template
 from okgin.server.store.storage import Store, StoredGame
 from okgin.server.wire.jsonbound import JSONBoundError, check_unicode_in
 from okgin.steps import game_steps
 
 MAX_UPLOAD = 2_000_000
 
-_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · Oklahoma Gin</title>
-<link rel="stylesheet" href="/static/page.css">{styles}<link rel="stylesheet" href="/static/coach.css"></head>
-<body class="page"><main><p><a href="/">← Back to the game</a> · <a href="/history">Finished games</a>
-· <a href="/stats">Your statistics</a></p><h1>{title}</h1>{body}</main>{scripts}</body></html>
-"""
-
-
-def page(
-    title: str, body: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()
-) -> HTMLResponse:
-    tags = "".join(f'<script src="/static/{name}"></script>' for name in scripts)
-    links = "".join(f'<link rel="stylesheet" href="/static/{name}">' for name in styles)
-    text = _PAGE.format(title=html.escape(title), body=body, scripts=tags, styles=links)
-    return HTMLResponse(text)
+def page(title: str, body: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()) -> HTMLResponse:
+    """A coach's page: the house frame, with the coach's links and styles."""
+    return template.page(title, body, scripts, (*styles, "coach.css"), links=template.COACH)
 
 
 def _error(message: str, status: int) -> JSONResponse:

@@ -11,9 +11,9 @@ from starlette.responses import Response
 
 from okgin.scoring import Outcome
 from okgin.server.coach import statistics
-from okgin.server.coach.charts import bar_chart, line_chart
-from okgin.server.coach.pages import page
 from okgin.server.coach.statistics import HandRow
+from okgin.server.pages.charts import bar_chart, line_chart
+from okgin.server.pages.review import page
 from okgin.server.store.storage import Store, storage_errors
 
 OUTCOMES = [str(o) for o in (Outcome.GIN, Outcome.KNOCK, Outcome.UNDERCUT, Outcome.BIG_GIN, Outcome.VOID)]

@@ -1,0 +1,32 @@
+"""The one frame of every plain HTML page (How to play, history, review, replay, statistics).
+
+Every page works under ``default-src 'self'``: scripts and styles are static files."""
+
+from __future__ import annotations
+
+import html
+
+from starlette.responses import HTMLResponse
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · Oklahoma Gin</title>
+<link rel="stylesheet" href="/static/page.css">{styles}</head>
+<body class="page"><main><p>{links}</p><h1>{title}</h1>{body}</main>{scripts}</body></html>
+"""
+BACK = '<a href="/">← Back to the game</a>'
+COACH = BACK + ' · <a href="/history">Finished games</a>\n· <a href="/stats">Your statistics</a>'
+"""The links above a coach's page (review, replay, statistics)."""
+
+
+def page(
+    title: str, body: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (),
+    links: str = BACK, status: int = 200,
+) -> HTMLResponse:
+    """The page ``title`` around ``body`` (HTML, already escaped), with the static ``scripts``
+    and ``styles`` it needs and the ``links`` above it."""
+    tags = "".join(f'<script src="/static/{name}"></script>' for name in scripts)
+    sheets = "".join(f'<link rel="stylesheet" href="/static/{name}">' for name in styles)
+    text = _PAGE.format(title=html.escape(title), body=body, scripts=tags, styles=sheets, links=links)
+    return HTMLResponse(text, status_code=status)
