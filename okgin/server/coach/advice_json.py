@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
+from okgin.actions import Action
 from okgin.advice import Analysis, analyse
 from okgin.advice.review import review_hand, review_json
+from okgin.cards import DECK, Card
 from okgin.hand import Hand
-from okgin.server.wire.protocol import cards, notation
 from okgin.view import SeatView
+
+
+@functools.lru_cache(maxsize=4096)
+def notation(action: Action) -> str:
+    """An action as the client sees it: its record notation without the seat number."""
+    text = str(action).strip()
+    head, _, rest = text.partition(" ")
+    return rest if head.isdigit() else text
+
+
+_TEXT = {card: str(card) for card in DECK}
+
+
+def cards(values: Sequence[Card]) -> list[str]:
+    return [_TEXT[card] for card in values]
+
 
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:

@@ -8,35 +8,38 @@ lock) and returns the slow part, which only touches a frozen view or a finished 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from okgin.match import Match
 from okgin.server.coach.advice_json import advice_message, hint_message, review_message
 from okgin.server.wire.codes import Code
-from okgin.server.wire.messages import Message, ProtocolError
+from okgin.server.wire.messages import ProtocolError
 
 Work = Callable[[], dict[str, Any]]
 
 
-def coach_work(match: Match, names: Sequence[str], seat: int, message: Message) -> Work:
-    """The answer to a ``hint``, ``advice`` or ``review`` message for ``seat``, to run in a thread.
+def coach_work(
+    match: Match, names: Sequence[str], seat: int, kind: str, ident: int | None, data: Mapping[str, Any],
+) -> Work:
+    """The answer to a ``hint``, ``advice`` or ``review`` message (``kind``, its id and its
+    fields) for ``seat``, to run in a thread.
 
     Raises ProtocolError at once for a review of a hand that is not over."""
     names = list(names)
-    if message.type == "review":
-        number = _hand_number(match, message)
-        return functools.partial(review_message, match.hands[number - 1], seat, number, names, message.id)
-    build = hint_message if message.type == "hint" else advice_message
-    return functools.partial(build, match.view(seat), names, message.id)
+    if kind == "review":
+        number = _hand_number(match, data)
+        return functools.partial(review_message, match.hands[number - 1], seat, number, names, ident)
+    build = hint_message if kind == "hint" else advice_message
+    return functools.partial(build, match.view(seat), names, ident)
 
 
-def _hand_number(match: Match, message: Message) -> int:
+def _hand_number(match: Match, data: Mapping[str, Any]) -> int:
     """The hand to review: ``hand`` if given, else the latest finished one."""
     finished = [n for n, hand in enumerate(match.hands, start=1) if hand.over]
     if not finished:
         raise ProtocolError("no hand is over yet: a review is of a finished hand", Code.REFUSED)
-    number = message.data.get("hand", finished[-1])
+    number = data.get("hand", finished[-1])
     if not isinstance(number, int) or isinstance(number, bool) or number not in finished:
         raise ProtocolError(f"hand must be the number of a finished hand: 1 to {finished[-1]}")
     return number

@@ -20,14 +20,14 @@ from okgin.hand import Hand, play_chance
 from okgin.match import Match
 from okgin.record import deal_to_json, record_head, replay
 from okgin.rules import Rules
-from okgin.server.wire.messages import ProtocolError
-from okgin.server.wire.protocol import (
+from okgin.server.rooms.frames import (
     advice_json,
     final_json,
     public_view_json,
     sheet_json,
     view_json,
 )
+from okgin.server.wire.messages import ProtocolError
 from okgin.view import public_view
 
 _SEAT = re.compile(r"[0-9]")

@@ -16,7 +16,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
@@ -32,7 +32,6 @@ from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Phase, Room, RoomError
 from okgin.server.store.room_store import Conflict, GameWrite
 from okgin.server.store.storage import StorageError
-from okgin.server.wire.messages import Message
 
 if TYPE_CHECKING:
     from okgin.server.rooms.hall import Hall
@@ -308,14 +307,15 @@ class LiveRoom:
         said = {"seat": seat, "name": self.room.names[seat], "phrase": phrase}
         await self.hall.broker.publish(self.channel, {"room": self.room.code, "say": said})
 
-    async def coach(self, seat: int, message: Message) -> dict[str, Any]:
-        """The coach's answer (hint, advice, review) for ``seat``: read under the lock, worked
-        out in a thread after it, so a slow review never holds up the room's moves."""
+    async def coach(self, seat: int, kind: str, ident: int | None, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The coach's answer (``kind``: hint, advice or review; its message's id and fields) for
+        ``seat``: read under the lock, worked out in a thread after it, so a slow review never
+        holds up the room's moves."""
         async with self.lock:
             game = self.game
             if game is None:
                 raise RoomError("the game has not started")
-            work = coach_work(game.match, self.room.names, seat, message)
+            work = coach_work(game.match, self.room.names, seat, kind, ident, data)
         return await anyio.to_thread.run_sync(work)
 
     # -- watchers -------------------------------------------------------------------------

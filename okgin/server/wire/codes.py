@@ -8,6 +8,7 @@ knows its own code carries it (a ``WireError``, or a room error such as ``live.S
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from okgin.errors import IllegalActionError, NotationError, OkginError, RulesError
 from okgin.server.rooms.room import RoomError
@@ -61,3 +62,8 @@ def code_of(error: Exception) -> Code:
         if isinstance(error, kind):
             return code
     return Code.INTERNAL
+
+
+def error_json(message: str, code: Code, ident: int | None = None) -> dict[str, Any]:
+    """An error frame: its stable ``code`` for the page, its sentence for the player."""
+    return {"type": "error", "id": ident, "code": str(code), "message": message}

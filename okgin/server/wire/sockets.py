@@ -26,7 +26,7 @@ from okgin.server.rooms.live import LiveRoom, Watcher
 from okgin.server.rooms.room import PHRASES, RoomError
 from okgin.server.store.storage import StorageError
 from okgin.server.wire.admission import returning_player
-from okgin.server.wire.codes import Code, WireError, code_of
+from okgin.server.wire.codes import Code, WireError, code_of, error_json
 from okgin.server.wire.headers import origin_allowed
 from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
 from okgin.server.wire.messages import (
@@ -41,7 +41,6 @@ from okgin.server.wire.messages import (
     text_field,
 )
 from okgin.server.wire.metrics import Metrics
-from okgin.server.wire.protocol import error_json
 
 log = logging.getLogger("okgin.server")
 FLOOD_CLOSE = 50
@@ -295,7 +294,7 @@ class Connection:
 
     async def _on_hint(self, message: Message) -> dict[str, Any] | None:
         """hint, advice and review: the coach's answers for this connection's own seat."""
-        return await self._room().coach(self._seat(), message)
+        return await self._room().coach(self._seat(), message.type, message.id, message.data)
 
     # -- helpers --------------------------------------------------------------------------
 

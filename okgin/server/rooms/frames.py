@@ -1,8 +1,9 @@
-"""Frames out: views, results, the score sheet and errors as the JSON the server sends.
+"""Frames out: views, results, the score sheet and the quick tips as the JSON the server sends
+(an error frame is ``wire.codes.error_json``).
 
 Cards are always in record notation ("7S", "TD"). What is written comes only from a
 ``SeatView`` (and from finished hands), so a seat is never sent a card it could not see.
-Messages in are read by ``messages``. See docs/web.md for every frame.
+Messages in are read by ``wire.messages``. See docs/web.md for every frame.
 """
 
 from __future__ import annotations
@@ -13,28 +14,12 @@ from typing import Any
 
 from okgin.actions import Action, Knock
 from okgin.advice.tips import Advice
-from okgin.cards import DECK, Card
 from okgin.hand import Hand, HandResult
 from okgin.match import FinalTally
 from okgin.melds import Arrangement, arrangement_of_mask, best_discard_of_mask, deadwood_of_mask
 from okgin.rules import Rules
-from okgin.server.wire.codes import Code
+from okgin.server.coach.advice_json import cards, notation
 from okgin.view import PublicView, SeatView
-
-
-@functools.lru_cache(maxsize=4096)
-def notation(action: Action) -> str:
-    """An action as the client sees it: its record notation without the seat number."""
-    text = str(action).strip()
-    head, _, rest = text.partition(" ")
-    return rest if head.isdigit() else text
-
-
-_TEXT = {card: str(card) for card in DECK}
-
-
-def cards(values: Sequence[Card]) -> list[str]:
-    return [_TEXT[card] for card in values]
 
 
 def arrangement_json(shown: Arrangement) -> dict[str, Any]:
@@ -161,8 +146,3 @@ def advice_json(advice: Advice) -> dict[str, Any]:
         "tips": list(advice.tips),
         "warnings": list(advice.warnings),
     }
-
-
-def error_json(message: str, code: Code, ident: int | None = None) -> dict[str, Any]:
-    """An error frame: its stable ``code`` for the page, its sentence for the player."""
-    return {"type": "error", "id": ident, "code": str(code), "message": message}
