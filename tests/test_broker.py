@@ -18,8 +18,8 @@ from okgin.server.rooms.games import Game
 from okgin.server.rooms.hall import Hall
 from okgin.server.rooms.live import Change, LiveRoom, Watcher
 from okgin.server.rooms.room import Room, RoomError
+from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.thinking import Thinking
-from okgin.server.store.room_store import RoomStore
 from okgin.server.store.storage import Store
 
 

@@ -85,3 +85,59 @@ def test_prizes_and_pairing_are_pure_logic_beside_the_engine(module):
             assert name.split(".")[1] in ENGINE, f"okgin/{module}.py imports {name}"
         else:
             assert top in sys.stdlib_module_names or top == "__future__", f"okgin/{module}.py imports {name}"
+
+
+SERVER = PACKAGE / "server"
+FLOORS = ["app", "pages", "wire", "rooms", "coach", "store", "refusals"]
+"""The server's floors from the top: each module imports only its own floor and those below
+(``refusals``, the error codes every floor refuses with, is the bottom)."""
+
+
+def floor_of(module: str) -> int | None:
+    """The floor of ``okgin.server.<...>`` (None: not a server module, or the package itself)."""
+    parts = module.split(".")
+    if parts[:2] != ["okgin", "server"] or len(parts) < 3:
+        return None
+    return FLOORS.index(parts[2]) if parts[2] in FLOORS else None
+
+
+def server_modules(root: Path) -> list[str]:
+    """Every module under ``root`` (okgin/server), as ``okgin.server.…`` names."""
+    return sorted(".".join(("okgin", "server", *p.relative_to(root).with_suffix("").parts))
+                  for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def upward_imports(root: Path) -> list[str]:
+    """Each import, anywhere in a module under ``root``, of a module on a higher floor."""
+    found = []
+    for module in server_modules(root):
+        path = root.joinpath(*module.split(".")[2:]).with_suffix(".py")
+        own = floor_of(module.removesuffix(".__init__"))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                floor = floor_of(name)
+                if own is not None and floor is not None and floor < own:
+                    found.append(f"{module} imports {name}")
+    return found
+
+
+def test_every_server_module_is_on_a_floor() -> None:
+    for module in server_modules(SERVER):
+        assert module == "okgin.server.__init__" or floor_of(module) is not None, module
+
+
+def test_no_server_module_imports_a_higher_floor() -> None:
+    """app → pages → wire → rooms → coach → store (→ refusals): nothing runs back up."""
+    assert upward_imports(SERVER) == []
+
+
+def test_the_floor_check_sees_an_import_running_back_up(tmp_path: Path) -> None:
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / "bad.py").write_text(
+        "def load():\n    from okgin.server.rooms.room import Room\n    return Room\n", encoding="utf-8")
+    (tmp_path / "rooms").mkdir()
+    (tmp_path / "rooms" / "good.py").write_text("from okgin.server.store import bad\n", encoding="utf-8")
+    assert upward_imports(tmp_path) == ["okgin.server.store.bad imports okgin.server.rooms.room"]

@@ -10,8 +10,9 @@ import pytest
 from okgin.rules import preset
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room
+from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.seats import matches
-from okgin.server.store.room_store import Conflict, GameWrite, RoomStore
+from okgin.server.store.room_store import Conflict, GameWrite
 from okgin.server.store.storage import Store
 
 

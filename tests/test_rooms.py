@@ -308,8 +308,9 @@ def test_the_pages_read_the_computer_levels_from_the_server() -> None:
     """One list of levels (rooms/room.py): the room frame and /api/rules carry it, the wire
     checks opponents against it, and neither page script keeps a list of its own."""
     from okgin.server.pages.site import rules_api
+    from okgin.server.refusals import ProtocolError
     from okgin.server.rooms.room import LEVELS
-    from okgin.server.wire.messages import Message, ProtocolError, opponents_field
+    from okgin.server.wire.messages import Message, opponents_field
 
     room = _room_of("Ann", "Bob")
     assert room.public(0)["levels"] == list(LEVELS)

@@ -28,8 +28,8 @@ from okgin.server.pages.site import (
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.hall import Hall
 from okgin.server.rooms.live import PROCESS
+from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.thinking import Thinking
-from okgin.server.store.room_store import RoomStore
 from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
 from okgin.server.wire.headers import DEFAULT_HOSTS, SecurityHeaders
 from okgin.server.wire.limits import Limiter, Limits

@@ -13,8 +13,7 @@ from typing import Any
 
 from okgin.match import Match
 from okgin.server.coach.advice_json import advice_message, hint_message, review_message
-from okgin.server.wire.codes import Code
-from okgin.server.wire.messages import ProtocolError
+from okgin.server.refusals import Code, ProtocolError
 
 Work = Callable[[], dict[str, Any]]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from okgin.server.refusals import Code
 from okgin.server.rooms.room import RoomError
-from okgin.server.wire.codes import Code
 
 
 @dataclass(slots=True)

@@ -20,6 +20,7 @@ from okgin.hand import Hand, play_chance
 from okgin.match import Match
 from okgin.record import deal_to_json, record_head, replay
 from okgin.rules import Rules
+from okgin.server.refusals import ProtocolError
 from okgin.server.rooms.frames import (
     advice_json,
     final_json,
@@ -27,7 +28,6 @@ from okgin.server.rooms.frames import (
     sheet_json,
     view_json,
 )
-from okgin.server.wire.messages import ProtocolError
 from okgin.view import public_view
 
 _SEAT = re.compile(r"[0-9]")

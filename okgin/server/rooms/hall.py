@@ -14,8 +14,9 @@ from okgin.server.rooms.games import Game
 from okgin.server.rooms.live import LiveRoom
 from okgin.server.rooms.presence import REFRESH, LocalPresence, Presence
 from okgin.server.rooms.room import Room
+from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.thinking import Thinking
-from okgin.server.store.room_store import GameWrite, RoomStore
+from okgin.server.store.room_store import GameWrite
 
 log = logging.getLogger("okgin.server")
 

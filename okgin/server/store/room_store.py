@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -29,7 +29,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection
 
-from okgin.server.rooms.room import Room
 from okgin.server.store.storage import (
     Store,
     compact_json,
@@ -69,16 +68,34 @@ class GameWrite:
     scores: tuple[int, ...] | None = None
 
 
-class RoomStore:
-    """The rooms table beside the games table, in the same database."""
+class Saved(Protocol):
+    """What the store reads of a room: plain data (the room model is the rooms' floor's)."""
 
-    def __init__(self, store: Store) -> None:
+    code: str
+    version: int
+    game: str | None
+
+    @property
+    def phase(self) -> object: ...
+
+    def to_data(self) -> dict[str, Any]: ...
+
+
+R = TypeVar("R", bound=Saved)
+
+
+class RoomTable(Generic[R]):
+    """The rooms table beside the games table, in the same database. A room is saved as its
+    code, version, phase, game and ``to_data()``; ``make(code, version, data)`` reads one back."""
+
+    def __init__(self, store: Store, make: Callable[[str, int, dict[str, Any]], R]) -> None:
         self.store = store
+        self._make = make
         self.engine = store.engine
         with storage_errors(f"cannot open the game store {store.url}"):
             _metadata.create_all(self.engine)
 
-    def create(self, room: Room, game: GameWrite | None = None) -> None:
+    def create(self, room: R, game: GameWrite | None = None) -> None:
         now = time.time()
         with storage_errors("could not save the room"), self.engine.begin() as db:
             db.execute(insert(rooms_table).values(
@@ -88,7 +105,7 @@ class RoomStore:
             if game is not None:
                 _write_game(db, game, now)
 
-    def save(self, room: Room, game: GameWrite | None = None) -> None:
+    def save(self, room: R, game: GameWrite | None = None) -> None:
         """Write ``room`` if its stored version is ``room.version``, then bump it. Raises Conflict."""
         now = time.time()
         with storage_errors("could not save the room"), self.engine.begin() as db:
@@ -104,10 +121,10 @@ class RoomStore:
                 _write_game(db, game, now)
         room.version += 1
 
-    def load(self, code: str) -> Room | None:
+    def load(self, code: str) -> R | None:
         with storage_errors("could not read the room"), self.engine.connect() as db:
             row = db.execute(select(rooms_table).where(rooms_table.c.code == code)).first()
-        return _room(row._mapping) if row is not None else None
+        return self._room(row._mapping) if row is not None else None
 
     def version(self, code: str) -> int | None:
         """The stored version of room ``code`` (None: no such room), without reading the room."""
@@ -116,10 +133,13 @@ class RoomStore:
                 select(rooms_table.c.version).where(rooms_table.c.code == code)).scalar()
         return version
 
-    def by_game(self, game_id: str) -> Room | None:
+    def by_game(self, game_id: str) -> R | None:
         with storage_errors("could not read the room"), self.engine.connect() as db:
             row = db.execute(select(rooms_table).where(rooms_table.c.game == game_id)).first()
-        return _room(row._mapping) if row is not None else None
+        return self._room(row._mapping) if row is not None else None
+
+    def _room(self, row: Any) -> R:
+        return self._make(row["code"], row["version"], json.loads(row["data"]))
 
     def remove_idle(self, before: float, watched: Sequence[str] = ()) -> list[str]:
         """Delete unfinished rooms and games untouched since ``before``; return the room codes.
@@ -148,6 +168,3 @@ def _write_game(db: Connection, game: GameWrite, now: float) -> None:
         values = saved_game_row(game.record, game.winner, game.scores, now)
         db.execute(update(games_table).where(games_table.c.id == game.id).values(values))
 
-
-def _room(row: Any) -> Room:
-    return Room.from_data(row["code"], row["version"], json.loads(row["data"]))

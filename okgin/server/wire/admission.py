@@ -14,10 +14,11 @@ import contextlib
 
 from starlette.websockets import WebSocket
 
+from okgin.server.refusals import ProtocolError
 from okgin.server.rooms.hall import Hall
 from okgin.server.store.storage import StorageError
 from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
-from okgin.server.wire.messages import Message, ProtocolError, is_id, parse_message
+from okgin.server.wire.messages import Message, is_id, parse_message
 
 FIRST_MESSAGE_SECONDS = 10.0
 """How long a connection over its address's budget may take to present its seat token."""

@@ -1,47 +1,19 @@
-"""Error codes: the stable ``code`` every error frame carries beside its sentence.
+"""Error codes on the wire: which error gives which ``code`` (``refusals.Code``), and the error frame.
 
 A page branches on the code, never on the words (docs/web.md lists them). An error that
-knows its own code carries it (a ``WireError``, or a room error such as ``live.Stale`` with a
+knows its own code carries it (a ``WireError``, or a room error such as ``rooms.changes.Stale`` with a
 ``code`` of its class); the others are told by their class.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
 
-from okgin.errors import IllegalActionError, NotationError, OkginError, RulesError
+from okgin.errors import IllegalActionError, NotationError, RulesError
+from okgin.server.refusals import Code, WireError
 from okgin.server.rooms.room import RoomError
 from okgin.server.store.storage import StorageError
 from okgin.server.wire.limits import RateLimited
-
-
-class Code(StrEnum):
-    MALFORMED = "malformed"
-    UNKNOWN_TYPE = "unknown_type"
-    BAD_FIELD = "bad_field"
-    ID_USED = "id_used"
-    NOT_OPEN = "not_open"
-    NO_GAME = "no_game"
-    NO_ROOM = "no_room"
-    BAD_TOKEN = "bad_token"
-    WATCHING = "watching"
-    ILLEGAL = "illegal"
-    REFUSED = "refused"
-    STALE = "stale"
-    ROOM_CLOSED = "room_closed"
-    NOT_SAVED = "not_saved"
-    RATE_LIMITED = "rate_limited"
-    INTERNAL = "internal"
-
-
-class WireError(OkginError):
-    """A refusal that names its own code; the message says what was wrong."""
-
-    def __init__(self, message: str, code: Code) -> None:
-        super().__init__(message)
-        self.code = code
-
 
 _BY_CLASS: tuple[tuple[type[Exception], Code], ...] = (
     (RateLimited, Code.RATE_LIMITED),
@@ -67,3 +39,6 @@ def code_of(error: Exception) -> Code:
 def error_json(message: str, code: Code, ident: int | None = None) -> dict[str, Any]:
     """An error frame: its stable ``code`` for the page, its sentence for the player."""
     return {"type": "error", "id": ident, "code": str(code), "message": message}
+
+
+__all__ = ["Code", "WireError", "code_of", "error_json"]

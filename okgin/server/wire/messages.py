@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from okgin.server.refusals import Code, ProtocolError
 from okgin.server.rooms.room import LEVELS
-from okgin.server.wire.codes import Code, WireError
 from okgin.server.wire.jsonbound import JSONBoundError, loads
 
 MAX_MESSAGE = 16_384
@@ -45,15 +45,6 @@ TYPES = tuple(FIELDS)
 ID_PATTERN = "[A-Za-z0-9_-]{1,64}"
 """The shape of a game id or a room code (``secrets.token_urlsafe``): anything else names nothing."""
 _ID = re.compile(ID_PATTERN)
-
-
-class ProtocolError(WireError):
-    """A message that is not one the server understands; the message says what was expected."""
-
-    def __init__(self, message: str, code: Code = Code.BAD_FIELD, ident: int | None = None) -> None:
-        super().__init__(message, code)
-        self.ident = ident
-        """The message's id when it had a valid one, so the refusal answers it."""
 
 
 @dataclass(frozen=True, slots=True)

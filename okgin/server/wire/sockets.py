@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
+from okgin.server.refusals import ProtocolError
 from okgin.server.rooms.hall import Hall
 from okgin.server.rooms.live import LiveRoom, Watcher
 from okgin.server.rooms.room import PHRASES, RoomError
@@ -31,7 +32,6 @@ from okgin.server.wire.headers import origin_allowed
 from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
 from okgin.server.wire.messages import (
     Message,
-    ProtocolError,
     check_fields,
     int_field,
     is_id,
