@@ -96,13 +96,15 @@ def test_text_that_is_not_unicode_is_refused_at_the_edge(server: ServerProcess) 
     assert upload.status_code == 400 and "lone surrogate" in upload.json()["error"]
 
 
-async def _attempt(url: str, origin: str | None, host: str | None = None) -> tuple[int | None, str]:
+async def _attempt(
+    url: str, origin: str | None, host: str | None = None, headers: dict[str, str] | None = None,
+) -> tuple[int | None, str]:
     """Open the WebSocket from ``origin`` (with ``host`` as the Host header); how it ended."""
     port = int(url.rsplit(":", 1)[1].split("/")[0])
     target = url if host is None else f"ws://{host}/ws"
     try:
         async with websockets.connect(target, origin=origin, host="127.0.0.1",  # type: ignore[arg-type]
-                                      port=port) as socket:
+                                      port=port, additional_headers=headers) as socket:
             await socket.send(json.dumps({"type": "new"}))
             while json.loads(await asyncio.wait_for(socket.recv(), 10))["type"] != "state":
                 pass
@@ -135,6 +137,10 @@ def _check_origins_and_hosts(server: ServerProcess) -> None:
     code, reason = run(_attempt(server.ws_url, f"https://127.0.0.1:{port}"))
     assert (code, reason) == (1008, f"cross-site origin https://127.0.0.1:{port} is not allowed")
     code, _ = run(_attempt(server.ws_url, f"http://127.0.0.1:{port + 1}"))
+    assert code == 1008
+    tls = {"X-Forwarded-Proto": "https"}  # a proxy on this machine that ends TLS: the page is https
+    assert run(_attempt(server.ws_url, f"https://127.0.0.1:{port}", headers=tls)) == (None, "open")
+    code, _ = run(_attempt(server.ws_url, own, headers=tls))
     assert code == 1008
     rebound = f"evil.example:{port}"
     code, reason = run(_attempt(server.ws_url, f"http://{rebound}", rebound))

@@ -8,9 +8,12 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 import websockets
 from scripted_client import Client, run
 from server_process import ServerProcess
+
+from okgin.server.wire.limits import Limiter, Limits, RateLimited
 
 ROOMS = 25  # two seats each: 50 players
 
@@ -86,3 +89,23 @@ def test_fifty_players_behind_one_address_come_back_and_a_flood_is_closed(tmp_pa
     refused = [reason for reason in flood if reason not in ("served", "bad_token")]
     assert refused, flood  # within the budget a forged token is answered bad_token; past it, closed
     assert set(refused) == {"too many connections from your address: wait a few seconds"}, flood
+
+
+def test_players_behind_one_address_ask_the_coach_on_their_seats_budgets() -> None:
+    """The address's coach budget (here 2, refilled almost never) is spent by anonymous pages;
+    a page that came back with a seat token still asks, on its seat's budget, and so does the
+    next player's seat; a seat's own budget runs out like an address's."""
+    limiter = Limiter(Limits(coach=0.001, coach_burst=100, address_coach=0.001, address_coach_burst=2))
+    anonymous = limiter.for_connection("10.0.0.1")
+    anonymous.coach()
+    anonymous.coach()
+    with pytest.raises(RateLimited, match="from your address"):
+        limiter.for_connection("10.0.0.1").coach()
+    ann, bob = limiter.for_connection("10.0.0.1"), limiter.for_connection("10.0.0.1")
+    ann.player("room:0")
+    bob.player("room:1")
+    ann.coach()
+    ann.coach()
+    bob.coach()
+    with pytest.raises(RateLimited, match="for your seat"):
+        ann.coach()

@@ -141,7 +141,7 @@ class Limiter:
         budget: counted against the seat. Raises RateLimited when the seat reconnects too often."""
         if not self._seats.take(seat):
             raise RateLimited(OVER_SEAT)
-        return ConnectionLimits(self, address)
+        return ConnectionLimits(self, address, seat)
 
     def may_check_token(self, address: str) -> bool:
         """May an address over its budget have a seat token looked up (it has not failed too often)?"""
@@ -156,19 +156,22 @@ OVER_SEAT = "too many connections for your seat: wait a few seconds"
 
 
 class ConnectionLimits:
-    """One connection's buckets, and its address's."""
+    """One connection's buckets, and its address's (a player's coach questions: its seat's)."""
 
-    def __init__(self, limiter: Limiter, address: str) -> None:
+    def __init__(self, limiter: Limiter, address: str, seat: str | None = None) -> None:
         limits = limiter.limits
         self._limiter = limiter
         self._address = address
+        self._seat = seat
         self._messages = Bucket(limits.messages, limits.message_burst)
         self._games = Bucket(limits.games, limits.game_burst)
         self._coach = Bucket(limits.coach, limits.coach_burst)
 
     def player(self, seat: str) -> None:
         """This connection, counted against its address, presented ``seat``'s valid token: the
-        address gets its connection back and the seat spends one instead (when it has one)."""
+        address gets its connection back and the seat spends one instead (when it has one); its
+        coach questions are counted against the seat from now on, not the address."""
+        self._seat = seat
         if self._limiter._seats.take(seat):
             self._limiter._connections.bucket(self._address).give_back()
 
@@ -191,5 +194,8 @@ class ConnectionLimits:
         """Count one hint, advice or review. Raises RateLimited when asked too often."""
         if not self._coach.take():
             raise RateLimited(f"too many coach questions: at most {self._limiter.limits.coach:g} a second")
-        if not self._limiter._coach.take(self._address):
+        if self._seat is not None:  # players behind one address each ask for their own seat
+            if not self._limiter._coach.take(f"seat {self._seat}"):
+                raise RateLimited("too many coach questions for your seat: wait a few seconds")
+        elif not self._limiter._coach.take(self._address):
             raise RateLimited("too many coach questions from your address: wait a few seconds")
