@@ -40,10 +40,11 @@ def open_page(browser: Browser, url: str, errors: list[str]) -> Page:
     return page
 
 
-def host_room(browser: Browser, server: ServerProcess, seats: int, errors: list[str]) -> tuple[Page, str]:
+def host_room(browser: Browser, server: ServerProcess, seats: int, errors: list[str],
+              name: str = "Ann") -> tuple[Page, str]:
     host = open_page(browser, server.url, errors)
     host.click("#play-friends")
-    host.fill("#friends-name", "Ann")
+    host.fill("#friends-name", name)
     host.select_option("#friends-seats", str(seats))
     host.click("#friends-create")
     host.wait_for_url("**/r/*", timeout=WAIT)

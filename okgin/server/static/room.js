@@ -104,6 +104,11 @@
   function draw() {
     panel.hidden = false;
     document.body.dataset.roomPhase = room.phase;
+    // The header from the room's own rules and target, until the table (game.js) says who plays.
+    if (room.phase === "lobby" || !window.Okgin || !Okgin.state()) {
+      document.getElementById("tagline").textContent = Words.tagline({ who: `A table for ${room.seats.length}`,
+        rules: room.rules, target: room.target });
+    }
     const link = `${location.origin}/r/${room.code}`;
     const input = el("input", { id: "room-link", readonly: "", value: link, "aria-label": "Invite link" });
     const copy = el("button", { type: "button", id: "copy-link", text: "Copy link", on: async () => {
