@@ -90,6 +90,16 @@ def test_sentences_start_with_a_capital_and_hints_name_cards(page: Page) -> None
     expect(page.locator("#preset-text")).to_contain_text("As Oklahoma Gin, plus")
 
 
+def test_the_coach_panel_reads_cards_in_words(browser: Browser, server: ServerProcess) -> None:
+    with opened(browser, server.url, coach=True) as page:
+        while wait_my_move(page) == "you" and page.evaluate("document.body.dataset.phase") != "discard":
+            mouse_turn(page)
+        expect(page.locator("#coach")).to_contain_text("Discard the", timeout=WAIT)
+        read = page.locator("#coach").aria_snapshot()
+        assert " of " in read and not SUITS.search(read), read
+        expect(page.locator("#coach")).to_contain_text(SUITS)  # shown as written
+
+
 def test_gin_and_game_over_are_announced_as_such(browser: Browser, server: ServerProcess) -> None:
     with opened(browser, server.url) as page:
         seeded_game(page, GIN_SEED, target=1)

@@ -35,6 +35,20 @@ const Words = (() => {
   const spoken = (text) => String(text).replace(/(^|[^\w])(10|[2-9AJQK])([♣♦♥♠])/g,
     (_, before, rank, suit) => before + Cards.name((rank === "10" ? "T" : rank) + SUIT_LETTERS[suit]));
 
+  const CARD_SYMBOL = /[♣♦♥♠]/;
+  // Put `text` in `el`: as it is, or, when it writes cards as symbols, shown as written and
+  // read in words (a screen reader reads "Q♠" as a letter and a symbol).
+  function write(el, text) {
+    if (!CARD_SYMBOL.test(text)) { el.textContent = text; return el; }
+    const seen = document.createElement("span"), heard = document.createElement("span");
+    seen.setAttribute("aria-hidden", "true");
+    seen.textContent = text;
+    heard.className = "visually-hidden";
+    heard.textContent = spoken(text);
+    el.replaceChildren(seen, heard);
+    return el;
+  }
+
   // A device used by touch alone (a coarse pointer and no fine one) is told no keys.
   const touchOnly = () => !!window.matchMedia && matchMedia("(pointer: coarse)").matches &&
     !matchMedia("(any-pointer: fine)").matches;
@@ -57,6 +71,6 @@ const Words = (() => {
     const people = who || (seat === null ? list(others) : `You against ${list(others)}`);
     return `${people} — ${rulesName(rules)} — first to ${target}`;
   }
-  return { use, me, name, verb, says, limit, OUTCOMES, COMPUTERS, list, sentence, spoken, touchOnly, key,
+  return { use, me, name, verb, says, limit, OUTCOMES, COMPUTERS, list, sentence, spoken, write, touchOnly, key,
     rulesName, tagline };
 })();
