@@ -31,6 +31,7 @@ system:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \
+	{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } || missing="$$missing nginx"; \
 	if [ -n "$$missing" ]; then \
 	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; fi
 

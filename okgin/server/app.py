@@ -17,8 +17,10 @@ from starlette.staticfiles import StaticFiles
 from okgin.server.broker import make_broker
 from okgin.server.coach_routes import coach_routes
 from okgin.server.headers import SecurityHeaders
+from okgin.server.health import healthz
 from okgin.server.limits import Limiter, Limits
-from okgin.server.live import Hall
+from okgin.server.live import PROCESS, Hall
+from okgin.server.metrics import Metrics, metrics_page
 from okgin.server.pages import (
     STATIC,
     history_page,
@@ -27,6 +29,7 @@ from okgin.server.pages import (
     record_download,
     rules_api,
 )
+from okgin.server.presence import make_presence
 from okgin.server.room_store import RoomStore
 from okgin.server.sockets import Settings, game_socket
 from okgin.server.storage import DEFAULT_URL, StorageError, Store
@@ -50,16 +53,20 @@ def create_app(
     store = Store(db_url)
     broker = make_broker(broker_url)
     thinking = Thinking()
-    hall = Hall(RoomStore(store), broker, thinking)
+    presence = make_presence(broker_url, PROCESS)
+    hall = Hall(RoomStore(store), broker, thinking, presence)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await broker.start()
         sweeper = asyncio.create_task(_sweep(hall, idle_hours)) if idle_hours else None
+        keeper = asyncio.create_task(hall.keep_presence())
         yield
+        keeper.cancel()
         if sweeper is not None:
             sweeper.cancel()
         await broker.close()
+        await presence.close()
         thinking.close()
         store.close()
 
@@ -71,12 +78,15 @@ def create_app(
         Route("/history", history_page),
         Route("/games/{game}/record", record_download),
         Route("/api/rules", rules_api),
+        Route("/healthz", healthz),
+        Route("/metrics", metrics_page),
         *coach_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.store = store
     app.state.hall = hall
+    app.state.metrics = Metrics(lambda: len(hall))
     app.state.limiter = Limiter(limits)
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
     return app
