@@ -161,7 +161,7 @@ WATCH_FOCUS = """() => {
 
 
 def test_keyboard_focus_never_falls_to_body_while_cards_fly(browser: Browser, server: ServerProcess) -> None:
-    with opened(browser, server.url, reduce=False, speed="fast") as page:
+    with opened(browser, server.url, reduce=False, speed="instant") as page:
         seeded_game(page, 5, target=500)
         wait_my_move(page)
         page.locator("#hand .card").first.focus()
