@@ -27,6 +27,7 @@ def test_a_room_header_says_its_rules_target_and_real_names(
     errors: list[str] = []
     host, link = host_room(browser, rooms_server, 4, errors)  # oklahoma-multiplayer, first to 10
     expect(host.locator("#tagline")).to_contain_text("first to 10")
+    expect(host).to_have_title("Oklahoma Gin — a table for 4 with friends")  # not "against the computer"
     for seat in (2, 3):
         host.locator(f'#seats .seat[data-seat="{seat}"] .add-computer').click()
     for seat, name in ((2, "Ruby"), (3, "Sam")):

@@ -104,6 +104,7 @@
   function draw() {
     panel.hidden = false;
     document.body.dataset.roomPhase = room.phase;
+    document.title = `Oklahoma Gin — a table for ${room.seats.length} with friends`;
     // The header from the room's own rules and target, until the table (game.js) says who plays.
     if (room.phase === "lobby" || !window.Okgin || !Okgin.state()) {
       document.getElementById("tagline").textContent = Words.tagline({ who: `A table for ${room.seats.length}`,
