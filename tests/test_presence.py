@@ -8,8 +8,8 @@ import uuid
 import pytest
 from real_servers import Redis
 
-from okgin.server import presence
-from okgin.server.presence import LocalPresence, RedisPresence
+from okgin.server.rooms import presence
+from okgin.server.rooms.presence import LocalPresence, RedisPresence
 
 
 def test_a_seat_is_held_while_any_process_holds_it(redis_server: Redis) -> None:

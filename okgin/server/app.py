@@ -14,14 +14,9 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from okgin.server.broker import make_broker
-from okgin.server.coach_routes import coach_routes
-from okgin.server.headers import SecurityHeaders
-from okgin.server.health import healthz
-from okgin.server.limits import Limiter, Limits
-from okgin.server.live import PROCESS, Hall
-from okgin.server.metrics import Metrics, metrics_page
-from okgin.server.pages import (
+from okgin.server.coach.routes import coach_routes
+from okgin.server.pages.health import healthz
+from okgin.server.pages.site import (
     STATIC,
     history_page,
     howto_page,
@@ -29,11 +24,15 @@ from okgin.server.pages import (
     record_download,
     rules_api,
 )
-from okgin.server.presence import make_presence
-from okgin.server.room_store import RoomStore
-from okgin.server.sockets import Settings, game_socket
-from okgin.server.storage import DEFAULT_URL, StorageError, Store
-from okgin.server.thinking import Thinking
+from okgin.server.rooms.backends import make_broker, make_presence
+from okgin.server.rooms.live import PROCESS, Hall
+from okgin.server.rooms.thinking import Thinking
+from okgin.server.store.room_store import RoomStore
+from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
+from okgin.server.wire.headers import SecurityHeaders
+from okgin.server.wire.limits import Limiter, Limits
+from okgin.server.wire.metrics import Metrics, metrics_page
+from okgin.server.wire.sockets import Settings, game_socket
 
 log = logging.getLogger("okgin.server")
 

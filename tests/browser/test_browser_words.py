@@ -45,7 +45,7 @@ def test_a_room_header_says_its_rules_target_and_real_names(
 
 
 def test_one_list_of_computer_names_on_each_side(page: Page) -> None:
-    from okgin.server.rooms import COMPUTER_NAMES  # here, so its absence fails only this test
+    from okgin.server.rooms.room import COMPUTER_NAMES  # here, so its absence fails only this test
 
     assert page.evaluate("Words.COMPUTERS") == list(COMPUTER_NAMES)
     page.click("#open-options")

@@ -25,17 +25,17 @@ import anyio.to_thread
 from okgin.actions import PlayerAction
 from okgin.bots import Player
 from okgin.errors import OkginError
-from okgin.server import results
-from okgin.server.broker import Broker
-from okgin.server.catch_up import catch_up
-from okgin.server.coach_socket import coach_work
-from okgin.server.games import Game
-from okgin.server.presence import REFRESH, LocalPresence, Presence
-from okgin.server.protocol import Message
-from okgin.server.room_store import Conflict, GameWrite, RoomStore
-from okgin.server.rooms import Phase, Room, RoomError
-from okgin.server.storage import StorageError
-from okgin.server.thinking import Thinking, computer_player
+from okgin.server.coach import statistics
+from okgin.server.coach.answers import coach_work
+from okgin.server.rooms.broker import Broker
+from okgin.server.rooms.catch_up import catch_up
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.presence import REFRESH, LocalPresence, Presence
+from okgin.server.rooms.room import Phase, Room, RoomError
+from okgin.server.rooms.thinking import Thinking, computer_player
+from okgin.server.store.room_store import Conflict, GameWrite, RoomStore
+from okgin.server.store.storage import StorageError
+from okgin.server.wire.protocol import Message
 
 log = logging.getLogger("okgin.server")
 PROCESS = f"{os.getpid()}-{random.getrandbits(32):08x}"
@@ -155,7 +155,7 @@ class LiveRoom:
         the game no longer changes, and nobody waits for them)."""
         engine, names = self.hall.store.engine, list(self.room.names)
         asyncio.get_running_loop().run_in_executor(
-            None, lambda: results.record_finished(engine, game.id, game.record(names)))
+            None, lambda: statistics.record_finished(engine, game.id, game.record(names)))
 
     def _behind(self) -> bool:
         """True when the stored room is newer than ours (only asked after a refusal)."""
@@ -360,8 +360,8 @@ class LiveRoom:
     async def _bot_turn(self) -> bool:
         async with self.lock:
             game = self.game
-            if game is None or self.room.phase is not Phase.PLAYING:
-                return False
+            if game is None or self.room.phase is not Phase.PLAYING or not self.room.people:
+                return False  # (with nobody left at the table, the computers do not play on alone)
             seat = game.to_act()
             level = self.room.levels()[seat] if seat is not None else None
             if seat is None or level is None:

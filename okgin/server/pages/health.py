@@ -7,8 +7,8 @@ from sqlalchemy import text
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from okgin.server.live import PROCESS
-from okgin.server.storage import Store
+from okgin.server.rooms.live import PROCESS
+from okgin.server.store.storage import Store
 
 
 async def healthz(request: Request) -> Response:

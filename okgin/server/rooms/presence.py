@@ -90,10 +90,3 @@ class RedisPresence:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
-
-
-def make_presence(url: str | None, process: str) -> Presence:
-    """Presence for the broker at ``url``: in this process alone, or through Redis."""
-    if url and url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisPresence(url, process)
-    return LocalPresence()

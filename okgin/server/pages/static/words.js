@@ -3,7 +3,7 @@
 const Words = (() => {
   let state = null;
   // Computer players' names, in the order seats take them: the same list as COMPUTER_NAMES in
-  // okgin/server/rooms.py (a browser test holds them equal).
+  // okgin/server/rooms/room.py (a browser test holds them equal).
   const COMPUTERS = ["Ruby", "Sam", "Kit", "Olive", "Max", "Ada"];
   const use = (s) => { state = s; };
   const me = () => (state && state.view ? state.view.seat : null);
