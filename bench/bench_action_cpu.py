@@ -1,17 +1,19 @@
 """Server CPU per acknowledged action at hand 1 and at hand 10 of a game (a benchmark, not a test).
 
     nice -n 10 .venv/bin/python bench/bench_action_cpu.py --rooms 8 --hands 10 --before c64e1ae
+    nice -n 10 .venv/bin/python bench/bench_action_cpu.py --processes 2 --before c64e1ae
 
 Starts a throwaway PostgreSQL (tests/real_servers.py) and, for each build measured (this tree,
 and with ``--before REV`` the okgin package of that git revision, put first on the server's
-PYTHONPATH), one `okgin serve --db postgresql+psycopg://…` on a fresh database. ``--rooms``
-rooms of two scripted people (no computer players, no timer, a target no game reaches) play
-``--hands`` hands, all rooms a hand at the same time; each action waits for its ack and for
-both seats' states. The server's CPU (user + system, /proc/<pid>/stat) over each hand,
-divided by the hand's acknowledged actions (moves and the deal of the next hand), is the
-figure: it should not grow with the hand number when what a change writes and reads does
-not grow with the game. Builds are measured one after the other in the same run, on the same
-machine at the same load.
+PYTHONPATH), one `okgin serve --db postgresql+psycopg://…` on a fresh database (with
+``--processes 2``, two sharing it and a throwaway Redis, each room's host on the first and its
+guest on the second). ``--rooms`` rooms of two scripted people (no computer players, no timer,
+a target no game reaches) play ``--hands`` hands, all rooms a hand at the same time; each
+action waits for its ack and for both seats' states. The servers' CPU (user + system,
+/proc/<pid>/stat, added up) over each hand, divided by the hand's acknowledged actions (moves
+and the deal of the next hand), is the figure: it should not grow with the hand number when
+what a change writes and reads does not grow with the game. Builds are measured one after the
+other in the same run, on the same machine at the same load.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from real_servers import Postgres, free_port
+from real_servers import Postgres, Redis, free_port
 from scripted_client import Client, choose
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +42,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(url: str, source: Path | None) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(url: str, source: Path | None, broker: str | None) -> tuple[subprocess.Popen[bytes], int]:
     """`okgin serve` on ``url`` (the okgin of ``source`` if given); its process and port."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(source)) if source is not None else None
@@ -49,7 +51,7 @@ def start_server(url: str, source: Path | None) -> tuple[subprocess.Popen[bytes]
                        capture_output=True)
     process = subprocess.Popen(
         [sys.executable, "-m", "okgin.cli", "serve", "--port", str(port), "--db", url, "--allow-seeds",
-         "--no-address-limits", "--idle-hours", "0"],
+         "--no-address-limits", "--idle-hours", "0", *(["--broker", broker] if broker else [])],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir(),
     )
     deadline = time.monotonic() + 30
@@ -86,10 +88,10 @@ class Room:
         self.acked = 0
 
     @classmethod
-    async def open(cls, ws_url: str, seed: int) -> Room:
-        host = await Client.connect(ws_url)
+    async def open(cls, ws_urls: list[str], seed: int) -> Room:
+        host = await Client.connect(ws_urls[0])
         await host.request({"type": "create", "players": 2, "name": "Ann", "rules": RULES})
-        guest = await Client.connect(ws_url)
+        guest = await Client.connect(ws_urls[-1])
         await guest.request({"type": "enter", "room": host.room})
         await guest.request({"type": "sit", "seat": 1, "name": "Bea"})
         guest.seat = 1
@@ -127,14 +129,16 @@ class Room:
                 return
 
 
-async def measure(ws_url: str, pid: int, rooms: int, hands: int) -> list[tuple[int, float, int]]:
-    """(hand number, server CPU seconds, acknowledged actions) for each hand."""
-    tables = [await Room.open(ws_url, seed) for seed in range(1, rooms + 1)]
+async def measure(
+    ws_urls: list[str], pids: list[int], rooms: int, hands: int,
+) -> list[tuple[int, float, int]]:
+    """(hand number, the servers' CPU seconds, acknowledged actions) for each hand."""
+    tables = [await Room.open(ws_urls, seed) for seed in range(1, rooms + 1)]
     figures = []
     for number in range(1, hands + 1):
-        acked, cpu = sum(t.acked for t in tables), cpu_seconds(pid)
+        acked, cpu = sum(t.acked for t in tables), sum(map(cpu_seconds, pids))
         await asyncio.gather(*(t.play_hand() for t in tables))
-        figures.append((number, cpu_seconds(pid) - cpu, sum(t.acked for t in tables) - acked))
+        figures.append((number, sum(map(cpu_seconds, pids)) - cpu, sum(t.acked for t in tables) - acked))
     for table in tables:
         for client in table.seats:
             await client.close()
@@ -154,26 +158,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=8)
     parser.add_argument("--hands", type=int, default=10)
+    parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
     parser.add_argument("--before", default=None, help="a git revision to measure beside this tree")
     args = parser.parse_args()
     builds: list[tuple[str, Path | None]] = [("this tree", None)]
     if args.before:
         builds.insert(0, (f"before ({args.before})", build_source(args.before)))
     postgres = Postgres().start()
+    redis = Redis().start() if args.processes == 2 else None
     try:
         for name, source in builds:
-            process, port = start_server(postgres.fresh_database(), source)
+            url = postgres.fresh_database()
+            servers = [start_server(url, source, redis.url if redis else None) for _ in range(args.processes)]
             try:
-                ws_url = f"ws://127.0.0.1:{port}/ws"
-                figures = asyncio.run(measure(ws_url, process.pid, args.rooms, args.hands))
+                ws_urls = [f"ws://127.0.0.1:{port}/ws" for _, port in servers]
+                pids = [process.pid for process, _ in servers]
+                figures = asyncio.run(measure(ws_urls, pids, args.rooms, args.hands))
             finally:
-                process.terminate()
-                process.wait(10)
-            print(f"{name}: server CPU per acknowledged action, {args.rooms} rooms of 2, PostgreSQL")
+                for process, _ in servers:
+                    process.terminate()
+                    process.wait(10)
+            print(f"{name}: server CPU per acknowledged action, {args.rooms} rooms of 2, PostgreSQL, "
+                  f"{args.processes} process{'es' if args.processes == 2 else ''}")
             for number, cpu, acked in figures:
                 print(f"  hand {number:2}: {cpu / acked * 1000:5.2f} ms ({acked} actions, {cpu:.2f} s)")
     finally:
         postgres.stop()
+        if redis is not None:
+            redis.stop()
 
 
 if __name__ == "__main__":

@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from real_servers import Postgres
 from scripted_client import Client, choose, run, wait_for
-from server_process import ServerProcess
+from server_process import ServerProcess, free_port
 from sqlalchemy import create_engine, text
 
 from okgin.server import results
@@ -154,3 +155,17 @@ def test_every_game_and_room_is_playable_after_the_upgrade(
 def test_the_server_knows_the_head_revision_alembic_reads() -> None:
     """The server checks a store against ``HEAD`` without importing Alembic: they must agree."""
     assert head() == HEAD
+
+
+def test_db_upgrade_and_serve_on_an_old_store_say_what_to_do_in_one_line(tmp_path: Path) -> None:
+    url = old_store("sqlite", tmp_path, None)
+    serve = [sys.executable, "-m", "okgin.cli", "serve", "--port", str(free_port()), "--db", url]
+    refused = subprocess.run(serve, capture_output=True, text=True, timeout=60, check=False)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == (f"okgin serve: the game store {url} is in an older schema (before 0001): "
+                              f"run `okgin db upgrade --db {url}` first\n")
+    upgrade_command = [sys.executable, "-m", "okgin.cli", "db", "upgrade", "--db", url]
+    done = subprocess.run(upgrade_command, capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == f"okgin db upgrade: the game store went from schema before 0001 to {HEAD}\n"
+    again = subprocess.run(upgrade_command, capture_output=True, text=True, timeout=60, check=True)
+    assert again.stdout == f"okgin db upgrade: the game store is at schema {HEAD} already\n"
