@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 from okgin.server.rooms import Room
@@ -114,7 +114,7 @@ class RoomStore:
 
     def load(self, code: str) -> Room | None:
         with storage_errors("could not read the room"), self.engine.connect() as db:
-            row = db.execute(select(rooms).where(rooms.c.code == code)).first()
+            row = db.execute(_ROOM, {"code": code}).first()
         return _room(row._mapping) if row is not None else None
 
     def version(self, code: str) -> int | None:
@@ -148,6 +148,9 @@ class RoomStore:
             db.execute(delete(games).where(stale_games))
         return codes
 
+
+_ROOM = text("SELECT code, version, data FROM rooms WHERE code = :code")
+"""A room, as every process reads it after a change another made (written once, as ``_LOG_AFTER``)."""
 
 _ROOM_SQL = """UPDATE rooms SET version = :version + 1, updated = :now, phase = :phase, game = :game,
     data = :data WHERE code = :code AND version = :version"""

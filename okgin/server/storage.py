@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from okgin.server import migrate
 from okgin.server.db import DEFAULT_URL, StorageError, compact_json, open_engine, storage_errors
@@ -61,10 +61,9 @@ class Store:
 
     def log_after(self, game_id: str, version: int) -> list[LogRow]:
         """Game ``game_id``'s log rows after its first ``version``, in order."""
-        query = (select(game_log.c.hand, game_log.c.entry)
-                 .where(game_log.c.game == game_id, game_log.c.seq > version).order_by(game_log.c.seq))
         with storage_errors("could not read the game"), self.engine.connect() as db:
-            return [(hand, entry) for hand, entry in db.execute(query)]
+            rows = db.execute(_LOG_AFTER, {"game": game_id, "seq": version})
+            return [(hand, entry) for hand, entry in rows]
 
     def finished(self, limit: int = 200) -> list[StoredGame]:
         """The finished games, the latest first."""
@@ -84,6 +83,11 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+_LOG_AFTER = text("SELECT hand, entry FROM game_log WHERE game = :game AND seq > :seq ORDER BY seq")
+"""Every process reads this after each change another made: written once (a Core ``select``
+built anew each time cost twice its reading)."""
 
 
 def assemble(head: dict[str, Any], log: Iterable[LogRow]) -> dict[str, Any]:
