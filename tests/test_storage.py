@@ -11,10 +11,12 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from real_servers import Postgres, free_port
 
 from okgin.rules import preset
+from okgin.server import db
 from okgin.server.catch_up import catch_up
 from okgin.server.games import Game
 from okgin.server.migrate import head
@@ -191,3 +193,21 @@ def test_the_postgres_fixture_is_real(postgres: Postgres) -> None:
     store = Store(postgres.fresh_database())
     assert store.engine.dialect.name == "postgresql"
     store.close()
+
+
+def test_a_connection_postgresql_dropped_while_idle_is_replaced(
+    postgres: Postgres, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A restart or a failover drops the pool's connections: the next use pings the idle one,
+    finds it gone and takes a new one, so the player sees no error."""
+    monkeypatch.setattr(db, "IDLE_PING_SECONDS", 0.0)
+    url = postgres.fresh_database()
+    store = Store(url)
+    _, _, game = new_solo(store)
+    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as other:
+        dropped = other.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+    assert dropped is not None and dropped[0] >= 1  # the pool's idle connection is gone
+    loaded = store.load(game.id)
+    store.close()
+    assert loaded is not None and loaded.version == game.version
