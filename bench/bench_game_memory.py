@@ -19,10 +19,10 @@ import tracemalloc
 
 from okgin.bots import make_player, memo
 from okgin.rules import preset
-from okgin.server.games import Game
-from okgin.server.room_store import GameWrite, RoomStore
-from okgin.server.rooms import Room
-from okgin.server.storage import Store
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.room import Room
+from okgin.server.store.room_store import GameWrite, RoomStore
+from okgin.server.store.storage import Store
 
 NAMES = ("You", "Ruby")
 

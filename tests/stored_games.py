@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from okgin.server.games import Game
-from okgin.server.room_store import GameWrite, RoomStore
-from okgin.server.rooms import Room
-from okgin.server.storage import Store
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.room import Room
+from okgin.server.store.room_store import GameWrite, RoomStore
+from okgin.server.store.storage import Store
 
 
 def store_record(store: Store, game_id: str, record: dict[str, Any], levels: list[str]) -> Game:

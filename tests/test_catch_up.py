@@ -7,9 +7,9 @@ import random
 
 from okgin.hand import play_chance
 from okgin.rules import preset
-from okgin.server.catch_up import catch_up
-from okgin.server.games import Game
-from okgin.server.storage import LogRow
+from okgin.server.rooms.catch_up import catch_up
+from okgin.server.rooms.games import Game
+from okgin.server.store.storage import LogRow
 
 NAMES = ["A", "B", "C"]
 

@@ -17,10 +17,10 @@ from scripted_client import Client, choose, run, wait_for
 from server_process import ServerProcess, free_port
 from sqlalchemy import create_engine, text
 
-from okgin.server import results
-from okgin.server.migrate import HEAD, OldSchema, head, upgrade
-from okgin.server.room_store import RoomStore
-from okgin.server.storage import Store
+from okgin.server.coach import statistics
+from okgin.server.store.migrate import HEAD, OldSchema, head, upgrade
+from okgin.server.store.room_store import RoomStore
+from okgin.server.store.storage import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
 NAME = "store-2026-12-01"
@@ -76,7 +76,7 @@ def test_an_old_store_is_refused_then_upgraded_in_place_with_everything_kept(
         assert loaded.version == sum(1 + len(hand["actions"]) for hand in record["hands"])
     assert {game.id for game in store.finished()} == {made["solo_finished"]["game"],
                                                        made["room_game_over"]["game"]}
-    assert {row.game for row in results.read(store.engine)} == {made["solo_finished"]["game"]}
+    assert {row.game for row in statistics.read(store.engine)} == {made["solo_finished"]["game"]}
     store.close()
 
 

@@ -17,7 +17,7 @@ import websockets
 from scripted_client import Client, open_room, run, take_seat, wait_for
 from server_process import ServerProcess
 
-from okgin.server.storage import Store
+from okgin.server.store.storage import Store
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import websockets
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
 
-from okgin.server.storage import Store
+from okgin.server.store.storage import Store
 
 GAMES = 20
 ROUNDS = 3

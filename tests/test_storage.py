@@ -16,13 +16,13 @@ import pytest
 from real_servers import Postgres, free_port
 
 from okgin.rules import preset
-from okgin.server import db
-from okgin.server.catch_up import catch_up
-from okgin.server.games import Game
-from okgin.server.migrate import head
-from okgin.server.room_store import Conflict, GameWrite, RoomStore
-from okgin.server.rooms import Room
-from okgin.server.storage import StorageError, Store
+from okgin.server.rooms.catch_up import catch_up
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.room import Room
+from okgin.server.store import db
+from okgin.server.store.migrate import head
+from okgin.server.store.room_store import Conflict, GameWrite, RoomStore
+from okgin.server.store.storage import StorageError, Store
 
 NAMES = ["You", "Ruby"]
 

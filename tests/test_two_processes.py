@@ -15,7 +15,7 @@ from real_servers import Postgres, Redis
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
 
-from okgin.server.storage import Store
+from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 60}
 

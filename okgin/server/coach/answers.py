@@ -1,0 +1,41 @@
+"""The coach's answers on the WebSocket (hint, advice, review), worked out in a worker thread.
+
+An analysis takes tens of milliseconds and a review up to a second: never on the event loop,
+and never holding the room's lock. ``coach_work`` reads the match (call it under the room's
+lock) and returns the slow part, which only touches a frozen view or a finished hand.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from okgin.match import Match
+from okgin.server.coach.advice_json import advice_message, hint_message, review_message
+from okgin.server.wire.protocol import Message, ProtocolError
+
+Work = Callable[[], dict[str, Any]]
+
+
+def coach_work(match: Match, names: Sequence[str], seat: int, message: Message) -> Work:
+    """The answer to a ``hint``, ``advice`` or ``review`` message for ``seat``, to run in a thread.
+
+    Raises ProtocolError at once for a review of a hand that is not over."""
+    names = list(names)
+    if message.type == "review":
+        number = _hand_number(match, message)
+        return functools.partial(review_message, match.hands[number - 1], seat, number, names, message.id)
+    build = hint_message if message.type == "hint" else advice_message
+    return functools.partial(build, match.view(seat), names, message.id)
+
+
+def _hand_number(match: Match, message: Message) -> int:
+    """The hand to review: ``hand`` if given, else the latest finished one."""
+    finished = [n for n, hand in enumerate(match.hands, start=1) if hand.over]
+    if not finished:
+        raise ProtocolError("no hand is over yet: a review is of a finished hand")
+    number = message.data.get("hand", finished[-1])
+    if not isinstance(number, int) or isinstance(number, bool) or number not in finished:
+        raise ProtocolError(f"hand must be the number of a finished hand: 1 to {finished[-1]}")
+    return number

@@ -1,0 +1,141 @@
+"""The coach's pages: a hand's review, the replay viewer (with its data), for finished games
+and uploaded records. Every page works under ``default-src 'self'`` (scripts are static files)."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import anyio.to_thread
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from okgin.advice.review import review_hand, review_text
+from okgin.errors import OkginError
+from okgin.record import loads, replay
+from okgin.server.coach.statistics import PERSON
+from okgin.server.store.storage import Store, StoredGame
+from okgin.steps import game_steps
+
+MAX_UPLOAD = 2_000_000
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · Oklahoma Gin</title>
+<link rel="stylesheet" href="/static/page.css">{styles}<link rel="stylesheet" href="/static/coach.css"></head>
+<body class="page"><main><p><a href="/">← Back to the game</a> · <a href="/history">Finished games</a>
+· <a href="/stats">Your statistics</a></p><h1>{title}</h1>{body}</main>{scripts}</body></html>
+"""
+
+
+def page(
+    title: str, body: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()
+) -> HTMLResponse:
+    tags = "".join(f'<script src="/static/{name}"></script>' for name in scripts)
+    links = "".join(f'<link rel="stylesheet" href="/static/{name}">' for name in styles)
+    text = _PAGE.format(title=html.escape(title), body=body, scripts=tags, styles=links)
+    return HTMLResponse(text)
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _finished(request: Request) -> StoredGame | None:
+    store: Store = request.app.state.store
+    game = await anyio.to_thread.run_sync(store.load, request.path_params["game"])
+    return game if game is not None and game.finished else None
+
+
+# -- the replay viewer ------------------------------------------------------------------------
+
+_VIEWER = """<p id="replay-intro">{intro}</p>
+<form id="upload" class="{upload}"><label>A game record (JSON)
+<input type="file" id="record-file" accept=".json,application/json"></label></form>
+<p id="replay-error" class="error" role="alert"></p>
+<section id="viewer" data-game="{game}" hidden aria-label="Replay">
+<div class="replay-controls" role="group" aria-label="Replay controls">
+<label>Hand <select id="replay-hand"></select></label>
+<button type="button" id="replay-first" aria-keyshortcuts="Home">First move</button>
+<button type="button" id="replay-back" aria-keyshortcuts="ArrowLeft">Back</button>
+<button type="button" id="replay-forward" aria-keyshortcuts="ArrowRight">Forward</button>
+<button type="button" id="replay-last" aria-keyshortcuts="End">Last move</button>
+<label>Move <input type="range" id="replay-jump" min="0" value="0"></label>
+<span id="replay-position"></span></div>
+<p id="replay-move" class="replay-move" aria-live="polite"></p>
+<div id="replay-table"></div></section>
+<p class="small">Keys: ← back, → forward, Home the deal, End the last move.</p>"""
+
+
+async def replay_page(request: Request) -> Response:
+    game = request.path_params.get("game", "")
+    intro = ("Step through the game move by move, every hand face up." if game
+             else "Choose a game record to step through it move by move, every hand face up.")
+    body = _VIEWER.format(intro=intro, upload="hidden" if game else "",
+                          game=html.escape(game))
+    return page("Replay", body, ("cards.js", "replay.js"), ("table.css",))
+
+
+async def replay_data(request: Request) -> Response:
+    """Every finished hand of a finished game, move by move (hidden cards: finished only)."""
+    game = await _finished(request)
+    if game is None:
+        return _error("no finished game with that id", 404)
+    return JSONResponse(await anyio.to_thread.run_sync(_steps, game.record))
+
+
+async def replay_upload(request: Request) -> Response:
+    """The same for a record the player uploads (it is theirs: every card may be shown)."""
+    body = await request.body()
+    if len(body) > MAX_UPLOAD:
+        return _error(f"the record is too large: at most {MAX_UPLOAD // 1000} kB", 413)
+    try:
+        record = loads(body.decode("utf-8"))
+        return JSONResponse(await anyio.to_thread.run_sync(_steps, record))
+    except UnicodeDecodeError:
+        return _error("the record is not UTF-8 text", 400)
+    except OkginError as error:
+        return _error(f"not a game record: {error}", 400)
+
+
+def _steps(record: dict[str, Any]) -> dict[str, Any]:
+    match, names = replay(record)
+    return game_steps(match, names)
+
+
+# -- a hand's review --------------------------------------------------------------------------
+
+
+async def review_page(request: Request) -> Response:
+    """The person's review of one hand of a finished game (``?hand=N``, default 1)."""
+    game = await _finished(request)
+    if game is None:
+        return page("Review", "<p>No finished game with that id.</p>")
+    try:
+        number = int(request.query_params.get("hand", "1"))
+        text, count = await anyio.to_thread.run_sync(_review, game.record, number)
+    except (ValueError, OkginError) as error:
+        return page("Review", f"<p class=error>{html.escape(str(error))}</p>")
+    links = " ".join(
+        f'<a href="?hand={n}"{" aria-current=page" if n == number else ""}>Hand {n}</a>'
+        for n in range(1, count + 1)
+    )
+    replay_link = f'<p><a href="/games/{html.escape(game.id)}/replay">Replay this game</a></p>'
+    body = (f"<nav aria-label=Hands class=hands>{links}</nav>{replay_link}"
+            f"<pre class=review>{html.escape(text)}</pre>")
+    return page(f"Review of hand {number}", body)
+
+
+def _review(record: dict[str, Any], number: int) -> tuple[str, int]:
+    match, names = replay(record)
+    if not 1 <= number <= len(match.hands):
+        raise OkginError(f"no hand {number}: the game had {len(match.hands)}")
+    review = review_hand(match.hands[number - 1], PERSON, number, names)
+    return review_text(review, names), len(match.hands)
+
+
+def history_links(game_id: str) -> str:
+    """The links the history page shows beside each finished game."""
+    quoted = html.escape(game_id)
+    return f'<a href="/games/{quoted}/replay">replay</a> · <a href="/games/{quoted}/review">review</a>'

@@ -1,0 +1,19 @@
+"""The routes of the coach's pages: replay viewer, reviews, statistics."""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute, Route
+
+from okgin.server.coach.pages import replay_data, replay_page, replay_upload, review_page
+from okgin.server.coach.statistics_page import stats_page
+
+
+def coach_routes() -> list[BaseRoute]:
+    return [
+        Route("/replay", replay_page),
+        Route("/games/{game}/replay", replay_page),
+        Route("/games/{game}/review", review_page),
+        Route("/api/games/{game}/replay", replay_data),
+        Route("/api/replay", replay_upload, methods=["POST"]),
+        Route("/stats", stats_page),
+    ]

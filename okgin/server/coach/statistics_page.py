@@ -1,0 +1,84 @@
+"""The statistics page: the person's results over their finished games, as charts and tables."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+
+import anyio.to_thread
+from starlette.requests import Request
+from starlette.responses import Response
+
+from okgin.scoring import Outcome
+from okgin.server.coach import statistics
+from okgin.server.coach.charts import bar_chart, line_chart
+from okgin.server.coach.pages import page
+from okgin.server.coach.statistics import HandRow
+from okgin.server.store.storage import Store, storage_errors
+
+OUTCOMES = [str(o) for o in (Outcome.GIN, Outcome.KNOCK, Outcome.UNDERCUT, Outcome.BIG_GIN, Outcome.VOID)]
+
+
+async def stats_page(request: Request) -> Response:
+    store: Store = request.app.state.store
+    rows = await anyio.to_thread.run_sync(_rows, store)
+    if not rows:
+        return page("Your statistics", "<p>No finished games yet: finish a game to see your results.</p>")
+    return page("Your statistics", stats_body(rows))
+
+
+def _rows(store: Store) -> list[HandRow]:
+    with storage_errors("could not read the statistics"):
+        return statistics.read(store.engine)
+
+
+def _games(rows: Sequence[HandRow]) -> dict[str, list[HandRow]]:
+    games: dict[str, list[HandRow]] = defaultdict(list)
+    for row in rows:
+        games[row.game].append(row)
+    return games
+
+
+def stats_body(rows: Sequence[HandRow]) -> str:
+    """The page's figures: totals, then one chart (with its table) per question."""
+    games = _games(rows)
+    won_games = sum(hands[0].won_game for hands in games.values())
+    won_hands = sum(row.won_hand for row in rows)
+    lead = (f"<p class=lead>Your results as the person at the table (seat 0) in {len(games)} "
+            f"finished game{'s' if len(games) != 1 else ''} against the computer.</p>")
+    numbered = [(f"Game {i}", hands) for i, hands in enumerate(games.values(), start=1)]
+
+    def per_game(pick: Callable[[HandRow], int | None]) -> list[tuple[str, float]]:
+        return [(label, _mean([pick(row) for row in hands])) for label, hands in numbered]
+
+    charts = [
+        bar_chart("won", "Games and hands won", [
+            ("Games won", won_games), ("Games lost", len(games) - won_games),
+            ("Hands won", won_hands), ("Hands not won", len(rows) - won_hands),
+        ], "count"),
+        line_chart("points", "Points per hand, game by game", per_game(lambda r: r.points),
+                   "points per hand"),
+        *_outcome_charts(rows),
+        line_chart("deadwood", "Your deadwood when the opponent knocked, game by game",
+                   per_game(lambda r: r.knocked_against), "average deadwood"),
+        line_chart("mistakes", "Mistakes per hand (from the review), game by game",
+                   per_game(lambda r: r.mistakes), "mistakes per hand"),
+    ]
+    return lead + "".join(charts)
+
+
+def _outcome_charts(rows: Sequence[HandRow]) -> list[str]:
+    """One chart of how hands ended for each set of rules played."""
+    by_rules: dict[str, Counter[str]] = defaultdict(Counter)
+    for row in rows:
+        by_rules[row.preset][row.outcome] += 1
+    return [
+        bar_chart(f"outcomes-{i}", f"How hands ended: {preset} rules",
+                  [(outcome, counts[outcome]) for outcome in OUTCOMES], "hands")
+        for i, (preset, counts) in enumerate(sorted(by_rules.items()), start=1)
+    ]
+
+
+def _mean(values: Sequence[int | None]) -> float:
+    known = [v for v in values if v is not None]
+    return round(sum(known) / len(known), 1) if known else 0.0

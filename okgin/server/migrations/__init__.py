@@ -1,1 +1,0 @@
-"""The store's Alembic migrations: `okgin db upgrade` runs them (``okgin.server.migrate``)."""

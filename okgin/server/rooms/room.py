@@ -1,0 +1,235 @@
+"""The room model: a table of two to four seats, its host, its phase, and what each may do.
+
+A room is plain data (saved as JSON with a ``version``); every change is a method that
+checks who asks and raises ``RoomError`` with a player's reason, changing nothing, when it
+may not happen. Seats hold only their token's hash (see ``seats``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from okgin.errors import OkginError
+from okgin.rules import Rules
+from okgin.server.rooms.seats import new_token, seat_of
+
+PHRASES = ("Good game", "Nice!", "Oops", "Hurry up")
+LEVELS = ("easy", "normal", "hard")
+TIMERS = (None, 30, 60, 120)
+MAX_NAME = 20
+AWAY_GRACE = 60.0
+"""Seconds a person must be away before the host may hand the seat to a computer player."""
+
+
+class RoomError(OkginError):
+    """Something a room does not allow now; the message says why."""
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat: empty, a person (by name, with a token hash) or a computer player (a level)."""
+
+    kind: str = "empty"
+    name: str = ""
+    level: str | None = None
+    token_hash: str | None = None
+    away_since: float | None = None
+    stand_in: str | None = None
+    """A computer player's level, playing for this away person until they come back."""
+
+    def public(self, now: float) -> dict[str, Any]:
+        away = self.kind == "person" and self.away_since is not None
+        return {"kind": self.kind, "name": self.name, "level": self.level, "away": away,
+                "away_for": round(now - self.away_since) if away and self.away_since else 0,
+                "stand_in": self.stand_in}
+
+
+@dataclass(slots=True)
+class Room:
+    """A room; ``version`` grows by one with every saved change (compare-and-set)."""
+
+    code: str
+    rules: Rules
+    seats: list[Seat]
+    host: int = 0
+    phase: Phase = Phase.LOBBY
+    timer: int | None = None
+    game: str | None = None
+    solo: bool = False
+    version: int = 0
+    games: list[str] = field(default_factory=list)
+    away_grace: float = AWAY_GRACE
+    deadline: float | None = None
+    """With a turn timer: when the person to act runs out of time (Unix time), the same for
+    every process, so that no arrival or reconnection anywhere gives more time."""
+
+    # -- making one ----------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls, rules: Rules, players: int, host_name: str, timer: int | None = None,
+        away_grace: float = AWAY_GRACE,
+    ) -> tuple[Room, str]:
+        """A room in its lobby with the host seated at seat 0; returns it and the host's token."""
+        if players not in (2, 3, 4):
+            raise RoomError("a room has 2 to 4 seats")
+        if timer not in TIMERS:
+            raise RoomError("the turn timer is off, 30, 60 or 120 seconds")
+        rules = rules.replace(players=players) if rules.players != players else rules
+        room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer, away_grace=away_grace)
+        return room, room.sit(0, host_name)
+
+    @classmethod
+    def solo_game(cls, rules: Rules, levels: list[str]) -> tuple[Room, str]:
+        """A game against the computer: the person at seat 0, playing at once."""
+        names = ("Ruby", "Sam", "Olive")
+        computers = [Seat("computer", name, level) for name, level in zip(names, levels, strict=False)]
+        room = cls(new_code(), rules, [Seat("person", "You"), *computers], phase=Phase.PLAYING, solo=True)
+        token, hashed = new_token()
+        room.seats[0].token_hash = hashed
+        return room, token
+
+    # -- what it says ---------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def levels(self) -> list[str | None]:
+        """Who plays each seat's moves by computer: its level, a stand-in's, or None (a person)."""
+        return [seat.level if seat.kind == "computer" else seat.stand_in for seat in self.seats]
+
+    def seat_for(self, token: str | None) -> int | None:
+        return seat_of(token, [seat.token_hash for seat in self.seats])
+
+    def public(self, you: int | None) -> dict[str, Any]:
+        """The room as every client sees it (no token hash), and which seat is ``you``."""
+        now = time.time()
+        return {
+            "type": "room", "code": self.code, "phase": str(self.phase), "host": self.host,
+            "seats": [seat.public(now) for seat in self.seats], "rules": self.rules.to_json(),
+            "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
+            "version": self.version, "phrases": list(PHRASES), "away_grace": self.away_grace,
+        }
+
+    # -- changes (each checks, then changes) ------------------------------------------------
+
+    def sit(self, seat: int, name: str) -> str:
+        """Take an empty seat in the lobby; returns the new token for it."""
+        self._check_seat(seat)
+        if self.phase is not Phase.LOBBY:
+            raise RoomError("the game has started: you can watch")
+        if self.seats[seat].kind != "empty":
+            raise RoomError(f"seat {seat} is taken")
+        token, hashed = new_token()
+        self.seats[seat] = Seat("person", clean_name(name), token_hash=hashed)
+        return token
+
+    def set_computer(self, by: int | None, seat: int, level: str, now: float) -> None:
+        """Host: a computer player in an empty seat (lobby), or standing in for an away person."""
+        self._host_only(by)
+        self._check_seat(seat)
+        if level not in LEVELS:
+            raise RoomError("the level is one of: " + ", ".join(LEVELS))
+        target = self.seats[seat]
+        if self.phase is Phase.LOBBY and target.kind in ("empty", "computer"):
+            self.seats[seat] = Seat("computer", f"Computer {seat + 1}", level)
+            return
+        if target.kind != "person" or target.away_since is None:
+            raise RoomError(f"seat {seat} is not empty and its player is not away")
+        if now - target.away_since < self.away_grace:
+            wait = round(self.away_grace - (now - target.away_since))
+            raise RoomError(f"{target.name} has been away only a moment: wait {wait} more seconds")
+        target.stand_in = level
+
+    def clear(self, by: int | None, seat: int) -> None:
+        """Host, in the lobby: empty a computer player's seat."""
+        self._host_only(by)
+        self._check_seat(seat)
+        if self.phase is not Phase.LOBBY or self.seats[seat].kind != "computer":
+            raise RoomError("only a computer player's seat can be emptied, before the game")
+        self.seats[seat] = Seat()
+
+    def start(self, by: int | None, game_id: str) -> None:
+        self._host_only(by)
+        if self.phase is not Phase.LOBBY:
+            raise RoomError("the game has already started")
+        if any(seat.kind == "empty" for seat in self.seats):
+            raise RoomError("every seat needs a player: invite someone or add a computer player")
+        self._begin(game_id)
+
+    def rematch(self, by: int | None, game_id: str) -> None:
+        if by is None:
+            raise RoomError("only the players can ask for a rematch")
+        if self.phase is not Phase.FINISHED:
+            raise RoomError("the game is not over yet")
+        self._begin(game_id)
+
+    def finish(self) -> None:
+        self.phase = Phase.FINISHED
+
+    def came_back(self, seat: int) -> None:
+        """The seat's owner is here again: no longer away, no stand-in."""
+        self.seats[seat].away_since = None
+        self.seats[seat].stand_in = None
+
+    def went_away(self, seat: int, now: float) -> None:
+        if self.seats[seat].kind == "person" and self.seats[seat].away_since is None:
+            self.seats[seat].away_since = now
+
+    def _begin(self, game_id: str) -> None:
+        self.phase = Phase.PLAYING
+        self.game = game_id
+        self.games.append(game_id)
+
+    def _host_only(self, by: int | None) -> None:
+        if by != self.host:
+            raise RoomError("only the host can do that")
+
+    def _check_seat(self, seat: object) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+            raise RoomError(f"seat must be a number from 0 to {len(self.seats) - 1}")
+
+    # -- storage --------------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """Everything but ``version`` and ``code`` (their own columns), as JSON-ready data."""
+        return {"rules": self.rules.to_json(), "seats": [asdict(seat) for seat in self.seats],
+                "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
+                "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
+                "deadline": self.deadline}
+
+    @classmethod
+    def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
+        return cls(code, Rules.from_json(data["rules"]), [Seat(**seat) for seat in data["seats"]],
+                   data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
+                   version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
+                   data.get("deadline"))
+
+
+def new_code() -> str:
+    """An unguessable room code (96 random bits), safe in a URL."""
+    return secrets.token_urlsafe(12)
+
+
+def clean_name(name: object) -> str:
+    """A player's name: 1 to 20 printable characters, spaces folded."""
+    if not isinstance(name, str):
+        raise RoomError("your name must be text")
+    text = " ".join(name.split())
+    if not text or len(text) > MAX_NAME:
+        raise RoomError(f"your name must be 1 to {MAX_NAME} characters")
+    if any(unicodedata.category(char)[0] == "C" for char in text):
+        raise RoomError("your name may not hold control characters")
+    return text

@@ -1,0 +1,243 @@
+"""The WebSocket protocol: reading a client's messages, and writing views as JSON.
+
+Cards are always in record notation ("7S", "TD"). What is written comes only from a
+``SeatView`` (and from finished hands), so a seat is never sent a card it could not see.
+See docs/web.md for every message.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from okgin.actions import Action, Knock
+from okgin.advice.tips import Advice
+from okgin.cards import DECK, Card
+from okgin.errors import OkginError
+from okgin.hand import Hand, HandResult
+from okgin.match import FinalTally
+from okgin.melds import Arrangement, arrangement_of_mask, best_discard_of_mask, deadwood_of_mask
+from okgin.rules import Rules
+from okgin.server.wire.jsonbound import JSONBoundError, loads
+from okgin.view import PublicView, SeatView
+
+MAX_MESSAGE = 16_384
+LEVELS = ("easy", "normal", "hard")
+TYPES = (
+    "new", "join", "act", "next", "hint", "options",
+    "create", "enter", "sit", "computer", "clear", "start", "rematch", "say", "advice", "review",
+)
+"""The client's messages: a game against the computer, then a room's (docs/web.md)."""
+
+
+class ProtocolError(OkginError):
+    """A message that is not one the server understands; the message says what was expected."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A client's message, checked: ``type`` is one of ``TYPES``."""
+
+    type: str
+    id: int | None
+    data: dict[str, Any]
+
+
+def parse_message(text: str | bytes | None) -> Message:
+    """Read one client message. Raises ProtocolError saying what was expected."""
+    if not isinstance(text, str):
+        raise ProtocolError("expected a JSON text message, got binary data")
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError(f"message too long: {len(text)} characters, at most {MAX_MESSAGE}")
+    try:
+        data = loads(text)
+    except JSONBoundError as error:
+        raise ProtocolError(str(error)) from None
+    if not isinstance(data, dict):
+        raise ProtocolError('expected a JSON object such as {"type": "act", "action": "draw"}')
+    kind = data.get("type")
+    if kind not in TYPES:
+        raise ProtocolError(f"unknown message type {kind!r}; the types are " + ", ".join(TYPES))
+    ident = data.get("id")
+    if ident is not None and (not isinstance(ident, int) or isinstance(ident, bool)):
+        raise ProtocolError("id must be a whole number")
+    return Message(kind, ident, data)
+
+
+def text_field(message: Message, name: str) -> str:
+    value = message.data.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise ProtocolError(f"{message.type!r} needs {name!r}, a string")
+    return value
+
+
+def opponents_field(message: Message) -> list[str]:
+    """The computer players' levels: one to three of easy, normal, hard."""
+    value = message.data.get("opponents", ["normal"])
+    if (
+        not isinstance(value, list) or not 1 <= len(value) <= 3
+        or not all(level in LEVELS for level in value)
+    ):
+        raise ProtocolError("opponents must be a list of one to three of: " + ", ".join(LEVELS))
+    return list(value)
+
+
+def int_field(message: Message, name: str, default: int | None = None) -> int:
+    value = message.data.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProtocolError(f"{message.type!r} needs {name!r}, a whole number")
+    return value
+
+
+def seed_field(message: Message) -> int | None:
+    seed = message.data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ProtocolError("seed must be a whole number")
+    return seed
+
+
+@functools.lru_cache(maxsize=4096)
+def notation(action: Action) -> str:
+    """An action as the client sees it: its record notation without the seat number."""
+    text = str(action).strip()
+    head, _, rest = text.partition(" ")
+    return rest if head.isdigit() else text
+
+
+_TEXT = {card: str(card) for card in DECK}
+
+
+def cards(values: Sequence[Card]) -> list[str]:
+    return [_TEXT[card] for card in values]
+
+
+def arrangement_json(shown: Arrangement) -> dict[str, Any]:
+    return {
+        "melds": [cards(meld) for meld in shown.melds],
+        "unmatched": cards(shown.unmatched),
+        "deadwood": shown.deadwood,
+    }
+
+
+def view_json(view: SeatView) -> dict[str, Any]:
+    """Everything ``view`` holds, as JSON; plus this seat's own melds and deadwood."""
+    return {
+        "seat": view.seat,
+        "phase": str(view.phase),
+        "to_act": view.to_act,
+        "dealer": view.dealer,
+        "hand": cards(view.hand),
+        "arrangement": arrangement_json(arrangement_of_mask(view.hand_mask)),
+        "hand_sizes": list(view.hand_sizes),
+        "stock_count": view.stock_count,
+        "discards": cards(view.discards),
+        "upcard": str(view.upcard),
+        "knock_limit": view.knock_limit,
+        "multiplier": view.multiplier,
+        "taken": str(view.taken) if view.taken else None,
+        "picked": [cards(taken) for taken in view.picked],
+        "history": [notation_with_seat(action) for action in view.history],
+        "legal": [notation(action) for action in view.legal],
+        "after_discard": best_discard_of_mask(view.hand_mask)[0] if len(view.hand) > _dealt(view) else None,
+        "knock_options": {
+            str(a.card): deadwood_of_mask(view.hand_mask ^ a.card.mask)
+            for a in view.legal if isinstance(a, Knock)
+        },
+        "scores": list(view.scores),
+        "target": view.target,
+        "result": result_json(view.result) if view.result else None,
+    }
+
+
+def public_view_json(view: PublicView) -> dict[str, Any]:
+    """A spectator's view, in the shape of ``view_json`` with every private field empty."""
+    return {
+        "seat": None, "phase": str(view.phase), "to_act": view.to_act, "dealer": view.dealer,
+        "hand": [], "arrangement": {"melds": [], "unmatched": [], "deadwood": 0},
+        "hand_sizes": list(view.hand_sizes), "stock_count": view.stock_count,
+        "discards": cards(view.discards), "upcard": str(view.upcard), "knock_limit": view.knock_limit,
+        "multiplier": view.multiplier, "taken": None, "picked": [cards(taken) for taken in view.picked],
+        "history": [notation_with_seat(action) for action in view.history], "legal": [],
+        "after_discard": None, "knock_options": {}, "scores": list(view.scores), "target": view.target,
+        "result": result_json(view.result) if view.result else None,
+    }
+
+
+def _dealt(view: SeatView) -> int:
+    return view.rules.cards_each
+
+
+@functools.lru_cache(maxsize=4096)
+def notation_with_seat(action: Action) -> str:
+    """An action as the record writes it (a reshuffle without its order); cached: every frame
+    repeats the hand's whole history, and actions are shared values."""
+    text = str(action).strip()
+    return "reshuffle" if text.startswith("reshuffle") else text
+
+
+def result_json(result: HandResult) -> dict[str, Any]:
+    return {
+        "outcome": str(result.outcome),
+        "knocker": result.knocker,
+        "winner": result.winner,
+        "knock_limit": result.knock_limit,
+        "multiplier": result.multiplier,
+        "deadwood": list(result.deadwood),
+        "layoffs": [[seat, cards(laid)] for seat, laid in result.layoffs],
+        "points": list(result.points),
+        "boxes": list(result.boxes),
+        "working": list(result.working),
+        "shown": [arrangement_json(shown) for shown in result.shown],
+        "knocker_melds": [cards(meld) for meld in result.knocker_melds],
+    }
+
+
+def sheet_json(hands: Sequence[Hand]) -> list[dict[str, Any]]:
+    """The score sheet: one line per finished hand (no cards: only what was scored)."""
+    lines = []
+    for number, hand in enumerate(hands, start=1):
+        result = hand.result
+        if result is None:
+            continue
+        lines.append({
+            "hand": number, "dealer": hand.dealer, "outcome": str(result.outcome),
+            "knocker": result.knocker, "winner": result.winner, "points": list(result.points),
+            "boxes": list(result.boxes), "working": list(result.working),
+            "knock_limit": result.knock_limit, "multiplier": result.multiplier,
+        })
+    return lines
+
+
+def final_json(final: FinalTally, rules: Rules) -> dict[str, Any]:
+    """The final tally with each seat's bonuses split into hands won, game, shutout, boxes."""
+    seats = []
+    for seat, bonus in enumerate(final.bonuses):
+        hands = rules.hand_bonus * final.hands_won[seat]
+        boxes = (rules.boxes or 0) * final.boxes[seat]
+        game = rules.game_bonus if seat == final.winner else 0
+        seats.append({
+            "points": final.points[seat], "hands_won": final.hands_won[seat],
+            "hand_bonus": hands, "game_bonus": game, "boxes": final.boxes[seat],
+            "box_bonus": boxes, "shutout_bonus": bonus - hands - boxes - game,
+            "score": final.scores[seat],
+        })
+    return {"winner": final.winner, "shutout": final.shutout, "seats": seats}
+
+
+def advice_json(advice: Advice) -> dict[str, Any]:
+    return {
+        "deadwood": advice.deadwood,
+        "near_melds": [cards(pair) for pair in advice.near_melds],
+        "leaves": [
+            {"card": str(leave.card), "deadwood": leave.deadwood, "knock": leave.can_knock}
+            for leave in advice.leaves
+        ],
+        "tips": list(advice.tips),
+        "warnings": list(advice.warnings),
+    }
+
+
+def error_json(message: str, ident: int | None = None) -> dict[str, Any]:
+    return {"type": "error", "id": ident, "message": message}

@@ -1,0 +1,386 @@
+"""The WebSocket endpoint: one connection per open page, watching one room from a seat or
+as a spectator.
+
+Each connection has an outbox drained by one writer, so acknowledgements and states go
+out in the order they were made. Bad messages get an error answer and change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import anyio.to_thread
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from okgin.errors import OkginError
+from okgin.rules import Rules
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.live import Change, Hall, LiveRoom, Watcher
+from okgin.server.rooms.room import PHRASES, Phase, Room, RoomError
+from okgin.server.store.storage import StorageError
+from okgin.server.wire.headers import origin_allowed
+from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
+from okgin.server.wire.metrics import Metrics
+from okgin.server.wire.protocol import (
+    Message,
+    ProtocolError,
+    error_json,
+    int_field,
+    opponents_field,
+    parse_message,
+    seed_field,
+    text_field,
+)
+
+log = logging.getLogger("okgin.server")
+CREATES = frozenset({"new", "create"})
+COACH = frozenset({"hint", "advice", "review"})
+FLOOD_CLOSE = 50
+"""Messages refused for a rate limit after which the connection is closed (a person's page,
+far below the limits, is never refused at all)."""
+MALFORMED_CLOSE = 5
+"""Malformed frames (not JSON, too long or deep, not a message) after which the connection is
+closed. The page never sends one, and a flood of 16 KB garbage costs the server its reading:
+closed after 5 instead of after 100 read in the burst and 50 refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What `okgin serve` was told: seeds allowed, origins allowed besides the page's own."""
+
+    allow_seeds: bool = False
+    origins: frozenset[str] = frozenset()
+    away_grace: float = 60.0
+
+
+class Connection:
+    """One open page: its socket, its outbox, its limits, and the room it watches."""
+
+    def __init__(
+        self, websocket: WebSocket, hall: Hall, limits: ConnectionLimits, settings: Settings,
+    ) -> None:
+        self.websocket = websocket
+        self.hall = hall
+        self.limits = limits
+        self.settings = settings
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.watcher = Watcher(self.outbox.put_nowait, None)
+        self.live: LiveRoom | None = None
+        self._last_id: int | None = None
+        self._refused = 0
+        self._malformed = 0
+        self.metrics: Metrics = websocket.app.state.metrics
+
+    async def run(self) -> None:
+        writer = asyncio.create_task(self._write())
+        self.metrics.connections.inc()
+        try:
+            while True:
+                received = await self.websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                await self._handle(received.get("text") if "text" in received else received.get("bytes"))
+                if self._closing is not None:
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.metrics.connections.dec()
+            await self._leave()
+            self.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await writer
+        if self._closing is not None:  # closed once its answers are out, so it reads why
+            with contextlib.suppress(Exception):
+                await self.websocket.close(1008, self._closing)
+
+    @property
+    def _closing(self) -> str | None:
+        """Why this connection is to be closed for flooding, if it is."""
+        if self._refused >= FLOOD_CLOSE:
+            return "too many messages: closed"
+        if self._malformed >= MALFORMED_CLOSE:
+            return "too many malformed messages: closed"
+        return None
+
+    async def _write(self) -> None:
+        while (message := await self.outbox.get()) is not None:
+            try:
+                await self.websocket.send_json(message)
+            except Exception:  # the page went away; the reader will notice
+                return
+
+    async def _handle(self, text: Any) -> None:
+        ident: int | None = None
+        arrived = time.perf_counter()
+        try:
+            limited = self.limits.message()
+            try:
+                message = parse_message(text)
+            except ProtocolError:
+                if limited is not None:
+                    raise limited from None  # over the limit: that is the answer, whatever it was
+                self._malformed += 1  # answered, and counted toward the close: see ``run``
+                raise
+            ident = message.id
+            if limited is not None:
+                raise limited  # refused, but answered with its id so the page knows which
+            self._check_id(ident)
+            await self._dispatch(message)
+            if message.type in ("act", "next"):
+                self.metrics.acted(time.perf_counter() - arrived)
+        except RateLimited as error:  # a page that keeps sending past a limit is flooding: see ``run``
+            self._refused += 1
+            self.metrics.refused("rate_limited")
+            self.outbox.put_nowait(error_json(str(error), ident))
+        except StorageError as error:  # the store, not the page, failed: one line in the log too
+            log.warning("%s", error)
+            self.metrics.refused("storage")
+            self.outbox.put_nowait(error_json(str(error), ident))
+        except ProtocolError as error:
+            self.metrics.refused("malformed")
+            self.outbox.put_nowait(error_json(str(error), ident))
+        except OkginError as error:
+            self.metrics.refused("refused")
+            self.outbox.put_nowait(error_json(str(error), ident))
+        except Exception:  # never a traceback to the page; the server keeps running
+            log.exception("error handling a message")
+            self.metrics.refused("server_error")
+            self.outbox.put_nowait(error_json("the server could not do that", ident))
+
+    def _check_id(self, ident: int | None) -> None:
+        """Ids only grow on a connection: a replayed or duplicated message is refused."""
+        if ident is None:
+            return
+        if self._last_id is not None and ident <= self._last_id:
+            raise ProtocolError(f"message id {ident} was already used: each message needs a larger id")
+        self._last_id = ident
+
+    async def _dispatch(self, message: Message) -> None:
+        kind = message.type
+        if kind in CREATES:
+            self.limits.new_game()
+        elif kind in COACH:
+            self.limits.coach()
+        handler = getattr(self, f"_on_{kind}")
+        answer = await handler(message)
+        if answer is not None:
+            self.outbox.put_nowait(answer)
+        elif message.id is not None:
+            self.outbox.put_nowait({"type": "ack", "id": message.id})
+
+    # -- opening a game or a room ---------------------------------------------------------
+
+    async def _on_options(self, message: Message) -> dict[str, Any] | None:
+        self.watcher.coach = bool(message.data.get("coach", False))
+        if self.live is not None:
+            await self.live.show(self.watcher)
+        return None
+
+    async def _on_new(self, message: Message) -> dict[str, Any] | None:
+        """A game against the computer: a room of its own, the person at seat 0 with a token."""
+        rules = Rules.from_json(message.data.get("rules", "oklahoma"))
+        levels = opponents_field(message)
+        if rules.players != len(levels) + 1:
+            rules = rules.replace(players=len(levels) + 1)
+        seed = self._seed(message)
+        game = await anyio.to_thread.run_sync(Game.deal, rules, seed)
+        room, token = Room.solo_game(rules, levels)
+        room.game = game.id
+        room.games.append(game.id)
+        await self._watch(await self.hall.create(room, game), 0, token)
+        return None
+
+    async def _on_join(self, message: Message) -> dict[str, Any] | None:
+        """Back to a game by its id: with its seat's token to play, without one to watch."""
+        live = await self.hall.by_game(text_field(message, "game"))
+        if live is None:
+            raise ProtocolError("no such game: start a new game")
+        await self._watch(live, self._seat_of(live, message), None)
+        return None
+
+    async def _on_create(self, message: Message) -> dict[str, Any] | None:
+        rules = Rules.from_json(message.data.get("rules", "oklahoma"))
+        players = int_field(message, "players", rules.players)
+        timer = message.data.get("timer")
+        room, token = Room.create(rules, players, message.data.get("name", ""), timer,
+                                  self.settings.away_grace)
+        await self._watch(await self.hall.create(room, None), 0, token)
+        return None
+
+    async def _on_enter(self, message: Message) -> dict[str, Any] | None:
+        live = await self.hall.get(text_field(message, "room"))
+        if live is None:
+            raise ProtocolError("no such room: check the link")
+        await self._watch(live, self._seat_of(live, message), None)
+        return None
+
+    def _seat_of(self, live: LiveRoom, message: Message) -> int | None:
+        token = message.data.get("token")
+        if token is None:
+            return None
+        seat = live.room.seat_for(token if isinstance(token, str) else None)
+        if seat is None:
+            raise ProtocolError("that seat token is not valid here: open the link again to watch")
+        return seat
+
+    # -- in a room ------------------------------------------------------------------------
+
+    async def _on_sit(self, message: Message) -> dict[str, Any] | None:
+        live = self._room()
+        if self.watcher.seat is not None:
+            raise RoomError("you already have a seat")
+        seat, name = int_field(message, "seat"), message.data.get("name", "")
+        tokens: list[str] = []
+        await live.commit(lambda: _sat(live.room, seat, name, tokens))
+        await self._watch(live, seat, tokens[0])
+        return None
+
+    async def _on_computer(self, message: Message) -> dict[str, Any] | None:
+        live, seat = self._room(), int_field(message, "seat")
+        level, by = message.data.get("level", "normal"), self.watcher.seat
+        await live.commit(lambda: _changed(live.room.set_computer, by, seat, level, time.time()))
+        return None
+
+    async def _on_clear(self, message: Message) -> dict[str, Any] | None:
+        live, seat, by = self._room(), int_field(message, "seat"), self.watcher.seat
+        await live.commit(lambda: _changed(live.room.clear, by, seat))
+        return None
+
+    async def _on_start(self, message: Message) -> dict[str, Any] | None:
+        live, seed, by = self._room(), self._seed(message), self.watcher.seat
+        await live.commit(lambda: _begin(live, by, seed, rematch=False))
+        return None
+
+    async def _on_rematch(self, message: Message) -> dict[str, Any] | None:
+        live, seed, by = self._room(), self._seed(message), self.watcher.seat
+        await live.commit(lambda: _begin(live, by, seed, rematch=True))
+        return None
+
+    async def _on_say(self, message: Message) -> dict[str, Any] | None:
+        live, seat = self._room(), self._seat()
+        phrase = message.data.get("phrase")
+        if phrase not in PHRASES:
+            raise RoomError("say one of: " + ", ".join(PHRASES))
+        await live.say(seat, str(phrase))
+        return None
+
+    async def _on_act(self, message: Message) -> dict[str, Any] | None:
+        live, seat, text = self._room(), self._seat(), text_field(message, "action")
+        await live.commit(lambda: _act(live, seat, text))
+        return None
+
+    async def _on_next(self, message: Message) -> dict[str, Any] | None:
+        live, hand = self._room(), message.data.get("hand")
+        self._seat()
+        await live.commit(lambda: _next_hand(live, hand))
+        return None
+
+    async def _on_hint(self, message: Message) -> dict[str, Any] | None:
+        """hint, advice and review: the coach's answers for this connection's own seat."""
+        return await self._room().coach(self._seat(), message)
+
+    _on_advice = _on_review = _on_hint
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _seed(self, message: Message) -> int | None:
+        seed = seed_field(message)
+        if seed is not None and not self.settings.allow_seeds:
+            raise ProtocolError("seeds are off on this server (okgin serve --allow-seeds is for tests)")
+        return seed
+
+    def _room(self) -> LiveRoom:
+        if self.live is None:
+            raise ProtocolError('no game yet: send {"type": "new"} or {"type": "join", "game": id}')
+        return self.live
+
+    def _seat(self) -> int:
+        if self.watcher.seat is None:
+            raise RoomError("you are watching: only a seated player can do that")
+        return self.watcher.seat
+
+    async def _watch(self, live: LiveRoom, seat: int | None, token: str | None) -> None:
+        if self.live is not live or self.watcher.seat != seat:
+            await self._leave()
+        self.live = live
+        self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach)
+        joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": live.room.code,
+                                  "seat": seat, "solo": live.room.solo}
+        if token is not None:
+            joined["token"] = token
+        self.outbox.put_nowait(joined)
+        await live.attach(self.watcher)
+
+    async def _leave(self) -> None:
+        if self.live is not None:
+            live, self.live = self.live, None
+            await live.detach(self.watcher)
+
+
+def _changed(method: Any, *args: Any) -> Change:
+    method(*args)
+    return Change("room")
+
+
+def _sat(room: Room, seat: int, name: object, tokens: list[str]) -> Change:
+    tokens.append(room.sit(seat, name))  # type: ignore[arg-type]
+    return Change("sit")
+
+
+def _begin(live: LiveRoom, by: int | None, seed: int | None, rematch: bool) -> Change:
+    """Start the room's game (or a rematch with the same seats): a fresh deal, saved with the room."""
+    game = Game.deal(live.room.rules, seed)
+    if rematch:
+        live.room.rematch(by, game.id)
+    else:
+        live.room.start(by, game.id)
+    live.game = game
+    return Change("start", game=True, new_game=True)
+
+
+def _act(live: LiveRoom, seat: int, text: str) -> Change:
+    game = live.game
+    if game is None or live.room.phase is not Phase.PLAYING:
+        raise RoomError("the game has not started" if game is None else "the game is over")
+    action = game.act(seat, text)
+    if game.match.over:
+        live.room.finish()
+    return Change(str(action).strip(), game=True)
+
+
+def _next_hand(live: LiveRoom, seen: object) -> Change:
+    """Deal the next hand. ``seen``: the hand number the asker saw end (another may have asked first)."""
+    game = live.game
+    if game is None:
+        raise RoomError("the game has not started")
+    dealt = isinstance(seen, int) and len(game.match.hands) > seen
+    if dealt or (seen is None and not live.room.solo and game.match.current is not None):
+        return Change(None, save=False)  # another player asked first: the next hand is already dealt
+    game.next_hand()
+    return Change("deal", game=True)
+
+
+async def game_socket(websocket: WebSocket) -> None:
+    state = websocket.app.state
+    settings: Settings = state.settings
+    origin = websocket.headers.get("origin")
+    await websocket.accept()
+    if not origin_allowed(origin, websocket.headers.get("host"), settings.origins):
+        state.metrics.refused("origin")
+        await websocket.close(1008, f"cross-site origin {origin[:60] if origin else ''} is not allowed")
+        return
+    limiter: Limiter = state.limiter
+    address = websocket.client.host if websocket.client else "unknown"
+    try:
+        limits = limiter.for_connection(address)
+    except RateLimited as error:  # closed before anything it sends is read
+        state.metrics.refused("connections")
+        await websocket.close(1008, str(error))
+        return
+    await Connection(websocket, state.hall, limits, settings).run()
