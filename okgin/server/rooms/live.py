@@ -158,7 +158,10 @@ class LiveRoom:
         if change.game:
             self.room.deadline = self._deadline()
         try:
-            self.hall.rooms.save(self.room, self._game_write(change) if change.game else None)
+            write = self._game_write(change) if change.game else None
+            self.hall.rooms.save(self.room, write)
+            if write is not None and self.game is not None:
+                self.game.saved(len(write.rows))
         except Conflict:
             self._reload()
             if again:
@@ -191,7 +194,8 @@ class LiveRoom:
         assert game is not None
         final = game.match.final
         return GameWrite(
-            game.id, game.record(self.room.names), self.room.levels(), new=change.new_game,
+            game.id, game.version, game.unsaved(), self.room.levels(),
+            head=game.head(self.room.names) if change.new_game else None,
             winner=final.winner if final else None, scores=final.scores if final else None,
         )
 
@@ -202,11 +206,13 @@ class LiveRoom:
         if room is None:  # removed as abandoned (by another process, or while we were away)
             raise RoomClosed("this room was closed after a long time without a move: start a new game")
         self.room = room
-        stored = self.hall.store.load(room.game) if room.game else None
-        if stored is None:
+        game, store = self.game, self.hall.store
+        if room.game is None:
             self.game = None
-        elif self.game is None or self.game.id != stored.id or not catch_up(self.game.match, stored.record):
-            self.game = Game.from_record(stored.id, stored.record)
+        elif game is None or game.id != room.game or not catch_up(
+                game, store.log_after(game.id, game.version)):
+            stored = store.load(room.game)
+            self.game = Game.from_record(stored.id, stored.record, stored.version) if stored else None
         self._diverged = False
 
     # -- frames ---------------------------------------------------------------------------
@@ -497,13 +503,16 @@ class Hall:
         """Store a new room (and its first game) and serve it."""
         write = None
         if game is not None:
-            write = GameWrite(game.id, game.record(room.names), room.levels(), new=True)
+            write = GameWrite(game.id, 0, game.unsaved(), room.levels(), head=game.head(room.names))
         await anyio.to_thread.run_sync(self.rooms.create, room, write)
+        if game is not None and write is not None:
+            game.saved(len(write.rows))
         return self._serve(LiveRoom(self, room, game))
 
     async def _keep(self, room: Room) -> LiveRoom:
         stored = await anyio.to_thread.run_sync(self.store.load, room.game) if room.game else None
-        game = await anyio.to_thread.run_sync(Game.from_record, stored.id, stored.record) if stored else None
+        game = await anyio.to_thread.run_sync(
+            Game.from_record, stored.id, stored.record, stored.version) if stored else None
         if room.code in self._live:  # loaded twice at once: keep the first
             return self._live[room.code]
         return self._serve(LiveRoom(self, room, game))
