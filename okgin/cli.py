@@ -165,6 +165,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from okgin.server.store.migrate import upgrade
+
+    before, after = upgrade(args.db)
+    if before == after:
+        print(f"okgin db upgrade: the game store is at schema {after} already", flush=True)
+    else:
+        print(f"okgin db upgrade: the game store went from schema {before or 'before 0001'} to {after}")
+    return 0
+
+
 def _cmd_sim(args: argparse.Namespace) -> int:
     from okgin.sim import sim_command
 
@@ -274,6 +285,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-address-limits", action="store_true",
                    help="no rate limits per address, only per connection (for a load test from one host)")
     p.set_defaults(run=_cmd_serve)
+
+    p = commands.add_parser("db", help="the game store: `okgin db upgrade` brings it to this okgin's schema")
+    actions = p.add_subparsers(dest="action", required=True)
+    p = actions.add_parser("upgrade", help="migrate the game store in place, keeping every game and room")
+    p.add_argument("--db", default="sqlite:///okgin.db", help="SQLAlchemy URL of the game store")
+    p.set_defaults(run=_cmd_db_upgrade)
     return parser
 
 

@@ -17,6 +17,8 @@ import websockets
 from scripted_client import Client, open_room, run, take_seat, wait_for
 from server_process import ServerProcess
 
+from okgin.server.store.storage import Store
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
@@ -28,9 +30,11 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 def stored(db: Path, game: str | None) -> str:
-    with sqlite3.connect(db) as connection:
-        row = connection.execute("SELECT record FROM games WHERE id = ?", (game,)).fetchone()
-    return str(row[0])
+    store = Store(f"sqlite:///{db}")
+    loaded = store.load(game) if game is not None else None
+    store.close()
+    assert loaded is not None, f"game {game} is not in the store"
+    return json.dumps(loaded.record)
 
 
 def test_tokens_seats_and_codes(server: ServerProcess) -> None:
@@ -134,7 +138,7 @@ def test_cross_site_origin_is_refused_and_pages_carry_headers(server: ServerProc
         assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
     for bad in ("{" * 3000, '{"target": ' + "9" * 5000 + "}", '{"players": "¹"}', "nope"):
         answer = httpx.get(server.url + "/how-to-play", params={"rules": bad})
-        assert answer.status_code == 400 and "rule" in answer.text
+        assert answer.status_code == 400 and "<p>Rules: " in answer.text  # a sentence, escaped
 
 
 def test_floods_are_limited_then_closed(server: ServerProcess) -> None:

@@ -5,17 +5,17 @@ finished on the other, with every acknowledged action in the store."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 import websockets
 from real_servers import Postgres, Redis
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
+
+from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 60}
 
@@ -80,11 +80,11 @@ async def seat_two(host_url: str, guest_url: str, seed: int) -> tuple[Client, Cl
 
 
 def stored_record(url: str, game: str) -> dict[str, Any]:
-    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://")) as db:
-        row = db.execute("SELECT record FROM games WHERE id = %s", (game,)).fetchone()
-    assert row is not None, f"game {game} is not in PostgreSQL"
-    record: dict[str, Any] = json.loads(row[0])
-    return record
+    store = Store(url)
+    stored = store.load(game)
+    store.close()
+    assert stored is not None, f"game {game} is not in PostgreSQL"
+    return stored.record
 
 
 def assert_acknowledged_stored(record: dict[str, Any], acked: list[tuple[int, str]]) -> None:

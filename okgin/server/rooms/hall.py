@@ -71,13 +71,16 @@ class Hall:
         """Store a new room (and its first game) and serve it."""
         write = None
         if game is not None:
-            write = GameWrite(game.id, game.record(room.names), room.levels(), new=True)
+            write = GameWrite(game.id, 0, game.unsaved(), room.levels(), head=game.head(room.names))
         await anyio.to_thread.run_sync(self.rooms.create, room, write)
+        if game is not None and write is not None:
+            game.saved(len(write.rows))
         return self._serve(LiveRoom(self, room, game))
 
     async def _keep(self, room: Room) -> LiveRoom:
         stored = await anyio.to_thread.run_sync(self.store.load, room.game) if room.game else None
-        game = await anyio.to_thread.run_sync(Game.from_record, stored.id, stored.record) if stored else None
+        game = await anyio.to_thread.run_sync(
+            Game.from_record, stored.id, stored.record, stored.version) if stored else None
         if room.code in self._live:  # loaded twice at once: keep the first
             return self._live[room.code]
         return self._serve(LiveRoom(self, room, game))

@@ -125,7 +125,10 @@ class LiveRoom:
         if change.game:
             self.room.deadline = self.autoplay.deadline()
         try:
-            self.hall.rooms.save(self.room, self._game_write(change) if change.game else None)
+            write = self._game_write(change) if change.game else None
+            self.hall.rooms.save(self.room, write)
+            if write is not None and self.game is not None:
+                self.game.saved(len(write.rows))
         except Conflict:
             self._reload()
             if again:
@@ -158,7 +161,8 @@ class LiveRoom:
         assert game is not None
         final = game.match.final
         return GameWrite(
-            game.id, game.record(self.room.names), self.room.levels(), new=change.new_game,
+            game.id, game.version, game.unsaved(), self.room.levels(),
+            head=game.head(self.room.names) if change.new_game else None,
             winner=final.winner if final else None, scores=final.scores if final else None,
         )
 
@@ -169,11 +173,13 @@ class LiveRoom:
         if room is None:  # removed as abandoned (by another process, or while we were away)
             raise RoomClosed("this room was closed after a long time without a move: start a new game")
         self.room = room
-        stored = self.hall.store.load(room.game) if room.game else None
-        if stored is None:
+        game, store = self.game, self.hall.store
+        if room.game is None:
             self.game = None
-        elif self.game is None or self.game.id != stored.id or not catch_up(self.game.match, stored.record):
-            self.game = Game.from_record(stored.id, stored.record)
+        elif game is None or game.id != room.game or not catch_up(
+                game, store.log_after(game.id, game.version)):
+            stored = store.load(room.game)
+            self.game = Game.from_record(stored.id, stored.record, stored.version) if stored else None
         self._diverged = False
 
     # -- commands: what the table does to the room, each one change -------------------------

@@ -35,11 +35,10 @@ const Settings = (() => {
   }
   function drawLevels() {
     const box = document.getElementById("levels");
-    box.innerHTML = "";
-    const names = ["Ruby", "Sam", "Olive"];
+    box.replaceChildren();
     options.levels.forEach((level, i) => {
       const label = document.createElement("label");
-      label.textContent = `${names[i]} `;
+      label.textContent = `${Words.COMPUTERS[i]} `;
       const select = document.createElement("select");
       select.name = `level${i}`;
       // the server's levels (/api/rules); until they come, only the level chosen
