@@ -264,3 +264,32 @@ def test_every_seat_name_takes_its_own_verb() -> None:
         ", and you have shown no sign of wanting it.")
     assert text(analyse(seat_view(hand, 0), ("Ruby", "Sam"))).endswith(
         ", and Sam has shown no sign of wanting it.")
+
+
+def test_over_whole_hands_the_hint_tops_the_table_its_values_and_no_warning() -> None:
+    """Every decision of seat 0 in three hands `normal` plays against itself."""
+    from okgin.actions import Knock
+    from okgin.bots import make_player
+    from okgin.hand import play_chance
+    checked = 0
+    for seed in range(3):
+        hand = Hand(Rules(), 1, Deal.shuffle(Rules(), random.Random(seed)))
+        players = [make_player("normal", random.Random(seed + s)) for s in range(2)]
+        while not hand.over:
+            seat = hand.to_act or 0
+            view = seat_view(hand, seat)
+            if seat == 0 and len(view.legal) > 1:
+                got = analyse(view, NAMES)
+                assert got.suggestion is not None
+                action, values = got.suggestion.action, got.suggestion.values
+                assert values[0][0] == action and [v for _, v in values] == sorted(
+                    (v for _, v in values), reverse=True)
+                if isinstance(action, (Discard, Knock)):
+                    assert got.discards[0].card == action.card
+                if isinstance(action, Discard):
+                    assert not [w for w in got.warnings
+                                if w.kind in RISKY and w.card in (None, action.card)]
+                checked += 1
+            hand.apply(players[seat].act(view))
+            play_chance(hand, random.Random(seed))
+    assert checked > 30

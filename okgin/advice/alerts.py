@@ -41,7 +41,8 @@ def warnings(
     found = [*_feeds(view, worlds, rows, names), *_breaks(rows), *_passing(view, worlds, rows, suggestion)]
     if suggestion is not None and isinstance(suggestion.action, Discard):
         # The suggested discard is never warned against: its reason already says what it risks.
-        found = [a for a in found if a.card != suggestion.action.card]
+        card = suggestion.action.card
+        found = [a for a in found if a.card != card and not (a.card is None and a.kind in DISCARD_KINDS)]
     if view.stock_count <= LOW_STOCK and view.phase != Phase.OVER:
         found.append(Alert("stock", f"Only {view.stock_count} cards are left in the stock: "
                              "the hand ends with no score when two are left."))
