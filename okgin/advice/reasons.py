@@ -48,6 +48,8 @@ def _signed(value: float | None) -> str:
 
 
 def _draw_reason(view: SeatView, action: PlayerAction, values: Values) -> str:
+    if not view.discards or not any(isinstance(move, Take) for move in values):
+        return "Draw from the stock: there is no discard to take." if isinstance(action, Draw) else "Pass."
     top = view.discards[-1]
     now = deadwood(view.hand_mask)
     after = discard_without(view.hand_mask | top.mask, top.index)[0]  # the take cannot go back
