@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from okgin.advice.review import MISTAKE, review_hand, review_json, review_match
 from okgin.bots import make_player
 from okgin.cli import main
 from okgin.errors import OkginError
 from okgin.hand import Deal, Hand, play_chance
 from okgin.match import Match
 from okgin.record import loads, replay_text
-from okgin.review import MISTAKE, review_hand, review_json, review_match
 from okgin.rules import Rules
 
 RECORDS = Path(__file__).parent / "records"
@@ -187,7 +187,7 @@ def test_feeding_the_next_seat_names_the_card_and_what_it_goes_with() -> None:
 
 def test_the_review_counts_a_seats_turns_and_names_it() -> None:
     from okgin.actions import Draw, Pass, Take
-    from okgin.review import ordinal, review_text
+    from okgin.advice.review import ordinal, review_text
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
     match = replayed("coach_feed.json")

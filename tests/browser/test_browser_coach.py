@@ -17,7 +17,7 @@ from server_process import ServerProcess
 from test_browser_options import set_option
 from test_coach_server import seed_games
 
-from okgin.server.storage import Store
+from okgin.server.store.storage import Store
 
 COACH = {"speed": "instant", "levels": ["normal"], "coach": True}
 REASON = re.compile(r"^(Take|Pass|Draw|Discard|Knock|Go)\b[^:]*: \w")

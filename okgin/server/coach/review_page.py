@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from okgin.advice.review import Decision, HandReview, action_words, when
 from okgin.advice.words import short
 from okgin.cards import Card
-from okgin.review import Decision, HandReview, action_words, when
 
 
 def _card(card: Card) -> str:

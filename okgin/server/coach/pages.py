@@ -10,12 +10,12 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from okgin.advice.review import HandReview, review_hand
 from okgin.errors import OkginError
 from okgin.record import loads, replay
-from okgin.review import HandReview, review_hand
-from okgin.server.results import PERSON
-from okgin.server.review_page import review_body
-from okgin.server.storage import Store, StoredGame
+from okgin.server.coach.review_page import review_body
+from okgin.server.coach.statistics import PERSON
+from okgin.server.store.storage import Store, StoredGame
 from okgin.steps import game_steps
 
 MAX_UPLOAD = 2_000_000
