@@ -12,7 +12,7 @@ from typing import Any
 
 from okgin.actions import BigGin, Draw, Knock, Pass, PlayerAction, Reshuffle, Take
 from okgin.advice.reasons import contrast
-from okgin.advice.suggest import suggest, worth
+from okgin.advice.suggest import suggest, trusted, worth
 from okgin.advice.words import cards_text, possessive, seat_name, sentence, short
 from okgin.advice.worlds import Worlds
 from okgin.bots.memo import deadwood
@@ -29,8 +29,8 @@ MOST = 3
 TURN_STARTS = (Pass, Draw, Take)
 """The actions that open a seat's turn (a discard or knock ends the turn its draw opened)."""
 GUESSES = 128
-"""Guessed deals per decision: more than the live coach uses, since a review is read at leisure
-and a mistake must stand out of the noise of the guesses."""
+"""Guessed deals a disagreement is priced on: more than the live coach uses, since a review is
+read at leisure and a mistake must stand out of the noise of the guesses."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +64,13 @@ def review_hand(
     """Review ``seat``'s decisions in ``hand`` (numbered ``number``); at most ``MOST`` mistakes."""
     if not 0 <= seat < hand.players:
         raise OkginError(f"seat {seat} is not a seat of {hand.players} players")
-    judged = list(_decisions(hand, seat, names, scores))
+    judged = list(_decisions(hand, seat, names, scores, threshold))
     worst = sorted((d for d in judged if d.cost >= threshold), key=lambda d: (-d.cost, d.move))
     return HandReview(number, seat, len(judged), tuple(worst[:MOST]))
 
 
 def _decisions(
-    hand: Hand, seat: int, names: Sequence[str], scores: tuple[int, ...] | None
+    hand: Hand, seat: int, names: Sequence[str], scores: tuple[int, ...] | None, threshold: float
 ) -> list[Decision]:
     """Every decision of ``seat`` with a choice to make, judged from its view at the time."""
     again = Hand(hand.rules, hand.dealer, hand.deal)
@@ -83,37 +83,39 @@ def _decisions(
         if isinstance(action, TURN_STARTS):
             turn += 1
         if len(again.legal_actions()) > 1:
-            found.append(_judge(seat_view(again, seat, scores), move, max(turn, 1), action, names))
+            view = seat_view(again, seat, scores)
+            found.append(_judge(view, move, max(turn, 1), action, names, threshold))
         again.apply(action)
     return found
 
 
 def _judge(
-    view: SeatView, move: int, turn: int, action: PlayerAction, names: Sequence[str]
+    view: SeatView, move: int, turn: int, action: PlayerAction, names: Sequence[str],
+    threshold: float,
 ) -> Decision:
-    worlds = Worlds(view, GUESSES)
+    worlds = Worlds(view)  # as many guesses as the live coach: the hint the seat would have had
     chosen = Knock(action.seat, action.card) if isinstance(action, Knock) else action
     suggestion = suggest(view, worlds, names)
     assert suggestion is not None  # the seat was to act with a choice
     if suggestion.action == chosen:
         return Decision(move, turn, view, chosen, chosen, 0.0, suggestion.text)
-    # Priced on fresh guesses: on the guesses it was chosen on, the best of several close moves
-    # looks better than it is (it won the draw of the guesses), and every near-tie would cost.
-    fresh = Worlds(view, GUESSES, salt=1)
-    better, played = worth(view, fresh, suggestion.action), worth(view, fresh, chosen)
+    favoured = trusted(view, worlds)
+    better, played = suggestion.values[0][1], worth(view, worlds, chosen, favoured)
+    cost = better - played
+    if cost >= threshold:
+        # A mistake is priced again on more guesses, and fresh ones: on the guesses it was
+        # chosen on, the best of several close moves looks better than it is (it won the draw
+        # of the guesses). Below the threshold there, it is below it here too, on average.
+        fresh = Worlds(view, GUESSES, salt=1)
+        cost = worth(view, fresh, suggestion.action, favoured) - worth(view, fresh, chosen, favoured)
     why = contrast(view, worlds, chosen, suggestion.action, names, suggestion.text)
-    if why is None and _ends_with_gin(view, suggestion.action):
-        return Decision(move, turn, view, chosen, suggestion.action, cost_of(better, played),
-                        suggestion.text)
-    if why is None:  # nothing in the hand tells them apart: the worths did
+    if why is None and not _ends_with_gin(view, suggestion.action):
+        # Nothing in the hand tells them apart: the worths did (the hint's own figures; gin's
+        # own reason says it all).
         why = (f"Over likely deals, {gerund(suggestion.action)} is worth about {round(better):+d} "
                f"points against {round(played):+d} for {gerund(chosen)}.")
-    return Decision(move, turn, view, chosen, suggestion.action, cost_of(better, played),
-                    f"{why} {suggestion.text}")
-
-
-def cost_of(better: float, played: float) -> float:
-    return round(max(0.0, better - played), 1)
+    text = suggestion.text if why is None else f"{why} {suggestion.text}"
+    return Decision(move, turn, view, chosen, suggestion.action, round(max(0.0, cost), 1), text)
 
 
 def _ends_with_gin(view: SeatView, action: PlayerAction) -> bool:

@@ -42,28 +42,27 @@ class Suggestion:
     text: str
     values: tuple[tuple[PlayerAction, float], ...]
 
-    def worth(self, action: PlayerAction) -> float | None:
-        """The worth of ``action`` if it was weighed."""
-        return next((value for move, value in self.values if move == action), None)
-
 
 def suggest(view: SeatView, worlds: Worlds, names: Sequence[str] = ()) -> Suggestion | None:
     """The suggested move for ``view`` with its reason; None when it is not the seat's turn."""
     if not view.my_turn or not view.legal:
         return None
-    weighed = [(move, worth(view, worlds, move)) for move in candidates(view, worlds)]
+    favoured = trusted(view, worlds)
+    weighed = [(move, worth(view, worlds, move, favoured)) for move in candidates(view, worlds)]
     values = tuple(sorted(weighed, key=lambda pair: -pair[1]))  # stable: ties keep `hard`'s order
     action = values[0][0]
     return Suggestion(action, reason(view, worlds, action, dict(values), names), values)
 
 
-def worth(view: SeatView, worlds: Worlds, move: PlayerAction) -> float:
+def worth(
+    view: SeatView, worlds: Worlds, move: PlayerAction, favoured: set[PlayerAction]
+) -> float:
     """What ``move`` is worth to the coach, in points: its mean over the guessed deals, plus
-    ``TRUST`` for `hard`'s own choice and ``PRIOR`` more for an ordinary knock. The suggestion
-    is the move worth the most, and a review prices a mistake as the suggestion's worth less
-    the move's."""
+    ``TRUST`` if it is in ``favoured`` (`hard`'s own choice, see ``trusted``) and ``PRIOR``
+    more for an ordinary knock. The suggestion is the move worth the most, and a review prices
+    a mistake as the suggestion's worth less the move's."""
     value = worlds.value(move)
-    if move in trusted(view, worlds):
+    if move in favoured:
         value += TRUST
     if isinstance(move, Knock) and deadwood(view.hand_mask & ~move.card.mask) > 0:
         value += PRIOR

@@ -150,7 +150,7 @@ def test_the_review_page_as_a_player_reads_it(browser: Browser, server: ServerPr
     expect(ace.locator(".visually-hidden")).to_have_text("ace of clubs")
     expect(table.locator("ul[aria-label='The cards held'] li")).to_have_count(11)
     expect(table.locator("tr", has_text="You did").locator("td")).to_have_text("Discard the 6♦")
-    expect(table.locator("tr", has_text="Better").locator("td")).to_have_text("Discard the 4♦")
+    expect(table.locator("tr", has_text="Better").locator("td")).to_have_text("Discard the 3♦")
     cost = table.locator("tr", has_text="Cost").locator("td")
     expect(cost).to_have_text(re.compile(r"^about \d+\.\d points$"))
     expect(table.locator("tr", has_text="Why").locator("td")).to_contain_text(
