@@ -31,7 +31,7 @@
     const id = send(message);
     if (id !== undefined) pending.set(id, key);
   }
-  const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+  const { sentence } = Words; // one way to make a message a sentence, for every script
   // The control (an element or several) gets its refusal just after it, linked by aria-describedby.
   function withError(key, ...controls) {
     if (!errors.has(key)) return controls;
@@ -153,6 +153,12 @@
   function drawPanel() {
     panel.hidden = false;
     document.body.dataset.roomPhase = room.phase;
+    document.title = `Oklahoma Gin — a table for ${room.seats.length} with friends`;
+    // The header from the room's own rules and target, until the table (game.js) says who plays.
+    if (room.phase === "lobby" || !window.Okgin || !Okgin.state()) {
+      document.getElementById("tagline").textContent = Words.tagline({ who: `A table for ${room.seats.length}`,
+        rules: room.rules, target: room.target });
+    }
     const link = `${location.origin}/r/${room.code}`;
     const input = el("input", { id: "room-link", readonly: "", value: link, "aria-label": "Invite link", "data-key": "link" });
     const copy = el("button", { type: "button", id: "copy-link", text: "Copy link", "data-key": "copy", on: async () => {
@@ -276,10 +282,10 @@
     } else if (message.type === "said") {
       said.prepend(el("p", { text: `${message.name}: ${message.phrase}` }));
       while (said.children.length > 4) said.lastChild.remove();
-    } else if (message.type === "error" && code && message.message.startsWith("that seat token")) {
+    } else if (message.type === "error" && code && message.code === "bad_token") {
       localStorage.removeItem(tokenKey(code));
       request({ type: "enter", room: code });
-    } else if (message.type === "error" && code && message.message.startsWith("no such room")) {
+    } else if (message.type === "error" && code && message.code === "no_room") {
       panel.hidden = false;
       panel.replaceChildren(el("h2", { text: "No such table" }),
         el("p", { text: "Check the link, or " }, el("a", { href: "/", text: "play against the computer" })));
