@@ -14,6 +14,7 @@ from browser_play import ending_button, mouse_turn, moved, wait_my_move
 from conftest import ARGS, game_page, new_context, shot  # noqa: F401
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
+from stored_games import store_record
 from test_browser_options import set_option
 from test_coach_server import seed_games
 
@@ -135,9 +136,9 @@ def test_the_review_page_as_a_player_reads_it(browser: Browser, server: ServerPr
     named by hand and turn, and its link opens the replay viewer at that move."""
     record = json.loads((Path(__file__).parents[1] / "records" / "coach_feed.json").read_text("utf-8"))
     record["players"] = ["You", "<img src=x id=pwn>"]
+    record["rules"] = {"preset": "oklahoma", "target": 25}  # its one hand (0 to 60) ends the game
     store = Store(f"sqlite:///{server.db}")
-    store.create("feed", ["normal"], record)
-    store.save("feed", record, winner=0, scores=(1, 0))
+    store_record(store, "feed", record, ["normal"])
     store.close()
     page = browser.new_page()
     blocked = csp_errors(page)
