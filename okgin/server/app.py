@@ -24,6 +24,8 @@ from okgin.server.pages.site import (
     record_download,
     rules_api,
 )
+from okgin.server.players.identity import Players
+from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.live import PROCESS, Hall
 from okgin.server.rooms.thinking import Thinking
@@ -40,20 +42,22 @@ log = logging.getLogger("okgin.server")
 def create_app(
     db_url: str = DEFAULT_URL, *, broker_url: str | None = None, allow_seeds: bool = False,
     origins: Sequence[str] = (), idle_hours: float | None = 24.0, limits: Limits | None = None,
-    away_seconds: float = 60.0,
+    away_seconds: float = 60.0, secure_cookies: bool = False,
 ) -> Starlette:
     """The web game, storing games at ``db_url`` (any SQLAlchemy URL).
 
     ``allow_seeds`` lets a client choose the shuffle (tests only); ``origins`` are the
     pages besides our own that may open the WebSocket; unfinished games untouched for
     ``idle_hours`` are removed (None: kept for ever); a host may hand an away player's seat
-    to a computer player after ``away_seconds``.
+    to a computer player after ``away_seconds``; ``secure_cookies`` marks the session cookie
+    Secure (served over https, directly or behind a proxy).
     """
     store = Store(db_url)
     broker = make_broker(broker_url)
     thinking = Thinking()
     presence = make_presence(broker_url, PROCESS)
     hall = Hall(RoomStore(store), broker, thinking, presence)
+    players = Players(store.engine)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -69,7 +73,9 @@ def create_app(
         thinking.close()
         store.close()
 
-    app = Starlette(lifespan=lifespan, middleware=[Middleware(SecurityHeaders)],
+    app = Starlette(lifespan=lifespan, middleware=[
+        Middleware(SecurityHeaders), Middleware(Sessions, players=players, secure=secure_cookies),
+    ],
                     exception_handlers={StorageError: _store_failed}, routes=[
         Route("/", index),
         Route("/r/{code}", index),
@@ -85,6 +91,7 @@ def create_app(
     ])
     app.state.store = store
     app.state.hall = hall
+    app.state.players = players
     app.state.metrics = Metrics(lambda: len(hall))
     app.state.limiter = Limiter(limits)
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)

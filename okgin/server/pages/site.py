@@ -19,6 +19,7 @@ from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from okgin.server.coach.pages import history_links
 from okgin.server.pages.howto import how_to_play
+from okgin.server.players.sessions import session_of
 from okgin.server.store.storage import Store
 from okgin.server.wire.jsonbound import JSONBoundError, loads
 
@@ -35,9 +36,13 @@ _PAGE = """<!doctype html>
 _GAME_SCRIPT = '<script src="/static/game.js"></script>'
 
 
-async def index(_request: Request) -> Response:
-    """The game page (also at /r/<code>, a room's invite link), with the room script."""
+async def index(request: Request) -> Response:
+    """The game page (also at /r/<code>, a room's invite link), with the room script and the
+    player's display name (rooms prefill it)."""
     page = (STATIC / "index.html").read_text(encoding="utf-8")
+    session = session_of(request)
+    name = html.escape(session.name or "") if session is not None else ""
+    page = page.replace("</head>", f'<meta name="okgin-name" content="{name}">\n</head>', 1)
     # room.js hooks into game.js through its events, so it loads first and the page stays the table's.
     page = page.replace(_GAME_SCRIPT, '<link rel="stylesheet" href="/static/room.css">\n'
                         '<script src="/static/room.js"></script>\n' + _GAME_SCRIPT)

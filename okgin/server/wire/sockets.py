@@ -19,6 +19,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
+from okgin.server.players.identity import Players
+from okgin.server.players.sessions import session_of
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.live import Change, Hall, LiveRoom, Watcher
 from okgin.server.rooms.room import PHRASES, Phase, Room, RoomError
@@ -75,6 +77,10 @@ class Connection:
         self._refused = 0
         self._malformed = 0
         self.metrics: Metrics = websocket.app.state.metrics
+        self.players: Players = websocket.app.state.players
+        session = session_of(websocket)
+        self.player = None if session is None else session.player
+        self.name = None if session is None else session.name
 
     async def run(self) -> None:
         writer = asyncio.create_task(self._write())
@@ -193,7 +199,10 @@ class Connection:
         room, token = Room.solo_game(rules, levels)
         room.game = game.id
         room.games.append(game.id)
-        await self._watch(await self.hall.create(room, game), 0, token)
+        live = await self.hall.create(room, game)
+        if self.player is not None:
+            await anyio.to_thread.run_sync(self.players.sat_in_game, game.id, {0: self.player})
+        await self._watch(live, 0, token)
         return None
 
     async def _on_join(self, message: Message) -> dict[str, Any] | None:
@@ -208,9 +217,11 @@ class Connection:
         rules = Rules.from_json(message.data.get("rules", "oklahoma"))
         players = int_field(message, "players", rules.players)
         timer = message.data.get("timer")
-        room, token = Room.create(rules, players, message.data.get("name", ""), timer,
-                                  self.settings.away_grace)
-        await self._watch(await self.hall.create(room, None), 0, token)
+        name = self._name(message)
+        room, token = Room.create(rules, players, name, timer, self.settings.away_grace)
+        live = await self.hall.create(room, None)
+        await self._took(room.code, 0, name)
+        await self._watch(live, 0, token)
         return None
 
     async def _on_enter(self, message: Message) -> dict[str, Any] | None:
@@ -235,9 +246,10 @@ class Connection:
         live = self._room()
         if self.watcher.seat is not None:
             raise RoomError("you already have a seat")
-        seat, name = int_field(message, "seat"), message.data.get("name", "")
+        seat, name = int_field(message, "seat"), self._name(message)
         tokens: list[str] = []
         await live.commit(lambda: _sat(live.room, seat, name, tokens))
+        await self._took(live.room.code, seat, name)
         await self._watch(live, seat, tokens[0])
         return None
 
@@ -255,11 +267,13 @@ class Connection:
     async def _on_start(self, message: Message) -> dict[str, Any] | None:
         live, seed, by = self._room(), self._seed(message), self.watcher.seat
         await live.commit(lambda: _begin(live, by, seed, rematch=False))
+        await self._game_began(live)
         return None
 
     async def _on_rematch(self, message: Message) -> dict[str, Any] | None:
         live, seed, by = self._room(), self._seed(message), self.watcher.seat
         await live.commit(lambda: _begin(live, by, seed, rematch=True))
+        await self._game_began(live)
         return None
 
     async def _on_say(self, message: Message) -> dict[str, Any] | None:
@@ -286,6 +300,28 @@ class Connection:
         return await self._room().coach(self._seat(), message)
 
     _on_advice = _on_review = _on_hint
+
+    # -- the player behind the page --------------------------------------------------------
+
+    def _name(self, message: Message) -> Any:
+        """The name typed at the table, or else the player's display name (``Room`` checks it)."""
+        name = message.data.get("name")
+        return name if isinstance(name, str) and name.strip() else (self.name or name or "")
+
+    async def _took(self, room: str, seat: int, name: object) -> None:
+        """This page's player took ``seat``: their room seat, and their name if they had none."""
+        if self.player is None:
+            return
+        await anyio.to_thread.run_sync(self.players.sat_in_room, room, seat, self.player)
+        if self.name is None and isinstance(name, str):
+            await anyio.to_thread.run_sync(self.players.name_once, self.player, name)
+
+    async def _game_began(self, live: LiveRoom) -> None:
+        """A room's game began: its people's seats are theirs in the store."""
+        room = live.room
+        if room.game is not None:
+            people = [i for i, seat in enumerate(room.seats) if seat.kind == "person"]
+            await anyio.to_thread.run_sync(self.players.room_game_began, room.code, room.game, people)
 
     # -- helpers --------------------------------------------------------------------------
 
