@@ -90,6 +90,11 @@ def test_the_review_after_a_hand(coached: Page) -> None:
     shot(page, "coach-review")
 
 
+def session_cookie(page: Page) -> str:
+    """The page's session cookie (HttpOnly: read through the browser's cookie jar)."""
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "okgin_session")
+
+
 def csp_errors(page: Page) -> list[str]:
     found: list[str] = []
     page.on("console", lambda m: found.append(m.text) if "Content Security Policy" in m.text else None)
@@ -97,10 +102,11 @@ def csp_errors(page: Page) -> list[str]:
 
 
 def test_the_replay_viewer_stepped_by_keyboard(browser: Browser, server: ServerProcess) -> None:
-    game = seed_games(server.db, 1)[0]
     page = browser.new_page()
     blocked = csp_errors(page)
-    page.goto(server.url + "/history")
+    page.goto(server.url + "/history")  # a guest from this first visit: the game is theirs
+    game = seed_games(server.db, 1, session_cookie(page))[0]
+    page.reload()
     page.click(f'a[href="/games/{game}/replay"]')
     move = page.locator("#replay-move")
     expect(move).to_have_text(re.compile(r"^Hand 1: \w+ deals?; the upcard is the "))
@@ -126,10 +132,11 @@ def test_the_replay_viewer_stepped_by_keyboard(browser: Browser, server: ServerP
 
 
 def test_the_statistics_page_after_several_games(browser: Browser, server: ServerProcess) -> None:
-    seed_games(server.db, 3)
     page = browser.new_page()
     blocked = csp_errors(page)
     page.goto(server.url + "/stats")
+    seed_games(server.db, 3, session_cookie(page))
+    page.reload()
     expect(page.locator("h1")).to_have_text("Your statistics")
     expect(page.locator("p.lead")).to_contain_text("3 finished games")
     figures = page.locator("figure.chart-box")

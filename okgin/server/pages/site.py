@@ -19,7 +19,8 @@ from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from okgin.server.coach.pages import history_links
 from okgin.server.pages.howto import how_to_play
-from okgin.server.players.sessions import session_of
+from okgin.server.players.access import seat_of
+from okgin.server.players.sessions import player_of, session_of
 from okgin.server.store.storage import Store
 from okgin.server.wire.jsonbound import JSONBoundError, loads
 
@@ -83,8 +84,9 @@ async def howto_page(request: Request) -> Response:
 
 async def history_page(request: Request) -> Response:
     store: Store = request.app.state.store
+    player = player_of(request)
     rows = []
-    for game in await anyio.to_thread.run_sync(store.finished):
+    for game in await anyio.to_thread.run_sync(store.finished, player) if player else []:
         names = game.record.get("players", [])
         when = datetime.datetime.fromtimestamp(game.updated).strftime("%Y-%m-%d %H:%M")
         scores = ", ".join(f"{html.escape(n)} {s}" for n, s in zip(names, game.scores or (), strict=False))
@@ -105,7 +107,10 @@ async def history_page(request: Request) -> Response:
 
 async def record_download(request: Request) -> Response:
     store: Store = request.app.state.store
-    game = await anyio.to_thread.run_sync(store.load, request.path_params["game"])
+    game_id = request.path_params["game"]
+    if await seat_of(request, game_id) is None:  # not one of its players: as if there were none
+        return JSONResponse({"error": "no such game"}, status_code=404)
+    game = await anyio.to_thread.run_sync(store.load, game_id)
     if game is None:
         return JSONResponse({"error": "no such game"}, status_code=404)
     if not game.finished:
