@@ -65,10 +65,11 @@ class Store:
             rows = db.execute(_LOG_AFTER, {"game": game_id, "seq": version})
             return [(hand, entry) for hand, entry in rows]
 
-    def finished(self, player: str, limit: int = 200) -> list[StoredGame]:
-        """The finished games ``player`` sat in, the latest first."""
-        theirs = select(game_players.c.game).where(game_players.c.player == player)
-        finished = (games.c.status == "finished") & games.c.id.in_(theirs)
+    def finished(self, player: str | None = None, limit: int = 200) -> list[StoredGame]:
+        """The finished games ``player`` sat in (None: everyone's, for tools), the latest first."""
+        finished = games.c.status == "finished"
+        if player is not None:
+            finished &= games.c.id.in_(select(game_players.c.game).where(game_players.c.player == player))
         query = select(games).where(finished).order_by(games.c.updated.desc()).limit(limit)
         with storage_errors("could not read the games"), self.engine.connect() as db:
             rows = db.execute(query).all()
