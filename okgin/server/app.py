@@ -25,6 +25,7 @@ from okgin.server.pages.site import (
     rules_api,
 )
 from okgin.server.players.identity import Players
+from okgin.server.players.profile import profile_routes
 from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.live import PROCESS, Hall
@@ -86,12 +87,14 @@ def create_app(
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),
         *coach_routes(),
+        *profile_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.store = store
     app.state.hall = hall
     app.state.players = players
+    app.state.secure_cookies = secure_cookies
     app.state.metrics = Metrics(lambda: len(hall))
     app.state.limiter = Limiter(limits)
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)

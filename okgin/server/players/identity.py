@@ -28,6 +28,7 @@ class Session:
     player: str
     name: str | None
     csrf: str
+    id_hash: str
 
 
 class Players:
@@ -36,29 +37,35 @@ class Players:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def new_guest(self) -> tuple[Session, str]:
+    def new_guest(self, agent: str = "") -> tuple[Session, str]:
         """A new guest player with a new session; returns it and the cookie's session id."""
-        player, session_id = secrets.token_urlsafe(16), secrets.token_urlsafe(32)
-        csrf = secrets.token_urlsafe(32)
-        now = time.time()
+        player = secrets.token_urlsafe(16)
         with storage_errors("could not make a new player"), self.engine.begin() as db:
-            db.execute(insert(players).values(id=player, created=now, name=None))
-            db.execute(insert(sessions).values(id_hash=_hashed(session_id), player=player, created=now,
-                                               csrf=csrf))
-        return Session(player, None, csrf), session_id
+            db.execute(insert(players).values(id=player, created=time.time(), name=None))
+            return _open_session(db, player, None, agent)
+
+    def new_session(self, player: str, agent: str, replacing: Session | None) -> tuple[Session, str]:
+        """A new session (and cookie id) for ``player``, ending ``replacing``: a sign-in never
+        keeps the session id the browser had before (no session fixation)."""
+        with storage_errors("could not sign in"), self.engine.begin() as db:
+            if replacing is not None:
+                db.execute(delete(sessions).where(sessions.c.id_hash == replacing.id_hash))
+            name = db.execute(select(players.c.name).where(players.c.id == player)).scalar()
+            return _open_session(db, player, name, agent)
 
     def session(self, session_id: str) -> Session | None:
         """The session whose cookie holds ``session_id``, or None (unknown or signed out)."""
         if not 20 <= len(session_id) <= 100:
             return None
+        hashed = _hashed(session_id)
         query = (select(sessions.c.player, sessions.c.csrf, players.c.name)
                  .join(players, players.c.id == sessions.c.player)
-                 .where(sessions.c.id_hash == _hashed(session_id)))
+                 .where(sessions.c.id_hash == hashed))
         with storage_errors("could not read the session"), self.engine.connect() as db:
             row = db.execute(query).first()
-        return None if row is None else Session(row.player, row.name, row.csrf)
+        return None if row is None else Session(row.player, row.name, row.csrf, hashed)
 
-    def set_name(self, player: str, name: str) -> str:
+    def set_name(self, player: str, name: object) -> str:
         """Give ``player`` the display name ``name`` (spaces folded); returns it. Raises RoomError."""
         name = clean_name(name)
         with storage_errors("could not save the name"), self.engine.begin() as db:
@@ -110,6 +117,14 @@ class Players:
         with storage_errors("could not read the game's players"), self.engine.connect() as db:
             seat = db.execute(query).scalar()
         return None if seat is None else int(seat)
+
+
+def _open_session(db: Connection, player: str, name: str | None, agent: str) -> tuple[Session, str]:
+    session_id, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    hashed = _hashed(session_id)
+    db.execute(insert(sessions).values(id_hash=hashed, player=player, created=time.time(), csrf=csrf,
+                                       agent=agent[:120] or None))
+    return Session(player, name, csrf, hashed), session_id
 
 
 def _put_seats(db: Connection, game: str, seats: Mapping[int, str]) -> None:

@@ -20,7 +20,7 @@ COOKIE = "okgin_session"
 KEY = "okgin.session"
 MAX_AGE = 400 * 24 * 3600
 """The cookie's life (browsers cap it at 400 days); the session row lasts until signed out."""
-PAGES = ("/", "/history", "/stats")
+PAGES = ("/", "/history", "/stats", "/profile")
 """The pages that make a guest when opened without a session (and /r/<code>, a room's link)."""
 _SKIP = ("/static/", "/healthz", "/metrics")
 
@@ -41,12 +41,12 @@ class Sessions:
         session = await anyio.to_thread.run_sync(self.players.session, session_id) if session_id else None
         new_id: str | None = None
         if session is None and scope["type"] == "http" and _makes_guest(scope):
-            session, new_id = await anyio.to_thread.run_sync(self.players.new_guest)
+            session, new_id = await anyio.to_thread.run_sync(self.players.new_guest, user_agent(scope))
         scope[KEY] = session
         if new_id is None:
             await self.app(scope, receive, send)
             return
-        header = self.cookie_header(new_id)
+        header = cookie_header(new_id, self.secure)
 
         async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -55,11 +55,22 @@ class Sessions:
 
         await self.app(scope, receive, send_with_cookie)
 
-    def cookie_header(self, session_id: str) -> bytes:
-        """The Set-Cookie value that gives a browser ``session_id``."""
-        secure = "; Secure" if self.secure else ""
-        return (f"{COOKIE}={session_id}; Path=/; Max-Age={MAX_AGE}; HttpOnly; SameSite=Lax{secure}"
-                .encode("latin-1"))
+
+
+def cookie_header(session_id: str | None, secure: bool) -> bytes:
+    """The Set-Cookie value that gives a browser ``session_id`` (None: takes its cookie away)."""
+    flags = f"Path=/; HttpOnly; SameSite=Lax{'; Secure' if secure else ''}"
+    if session_id is None:
+        return f"{COOKIE}=; Max-Age=0; {flags}".encode("latin-1")
+    return f"{COOKIE}={session_id}; Max-Age={MAX_AGE}; {flags}".encode("latin-1")
+
+
+def user_agent(scope: Scope) -> str:
+    """The browser's own name for itself (User-Agent), cut to 120 characters, for the device list."""
+    for name, value in scope.get("headers", ()):
+        if name == b"user-agent":
+            return str(value.decode("latin-1"))[:120]
+    return ""
 
 
 def session_of(connection: HTTPConnection) -> Session | None:

@@ -85,6 +85,27 @@ sessions = Table(
     Column("player", String(40), nullable=False, index=True),
     Column("created", Float, nullable=False),
     Column("csrf", String(64), nullable=False),
+    # The browser as it named itself (User-Agent, cut short), to list signed-in devices.
+    Column("agent", String(120), nullable=True),
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    # A player who made an account: a username (folded to lower case) and an argon2id hash.
+    Column("player", String(40), primary_key=True),
+    Column("username", String(40), nullable=False, unique=True),
+    Column("hash", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+sign_in_limits = Table(
+    "sign_in_limits",
+    metadata,
+    # SHA-256 of "account:<username>" or "address:<ip>": failed sign-ins and the next allowed one.
+    Column("key", String(64), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("until", Float, nullable=False),
 )
 
 game_players = Table(
