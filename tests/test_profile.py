@@ -68,6 +68,8 @@ def test_the_profile_form_changes_the_name_used_everywhere(app: Starlette) -> No
 @pytest.mark.parametrize(("headers", "field"), [
     ({"origin": "https://evil.example"}, "right"),  # a cross-site form, even with the token
     ({"origin": "null"}, "right"),  # a sandboxed or file page
+    ({"origin": "null", "sec-fetch-site": "cross-site"}, "right"),  # another site, no referrer
+    ({"sec-fetch-site": "same-site"}, "right"),  # a sibling subdomain
     ({}, "right"),  # no Origin at all
     (OURS, None),  # no token
     (OURS, "wrong"),  # a made-up token
@@ -84,6 +86,13 @@ def test_a_change_without_our_origin_and_this_sessions_token_is_refused(
     answer = _visit(app, [("POST", "/profile/name", headers, form)], cookie)[0]
     assert answer.status_code == 403 and "Mallory" not in answer.text
     assert _name_on(app, cookie) == ""  # nothing changed
+
+
+def test_our_own_page_posting_origin_null_under_no_referrer_is_accepted(app: Starlette) -> None:
+    cookie, token = _guest(app)
+    ours = {"origin": "null", "sec-fetch-site": "same-origin"}  # what Chromium sends from our page
+    answer = _visit(app, [("POST", "/profile/name", ours, {"csrf": token, "name": "Zed"})], cookie)[0]
+    assert answer.status_code == 303 and _name_on(app, cookie) == "Zed"
 
 
 def test_a_form_without_a_session_or_with_a_bad_name_changes_nothing(app: Starlette) -> None:

@@ -1,7 +1,8 @@
 """A state-changing form from a page of ours: its Origin and its session's CSRF token checked.
 
 Every POST that changes something goes through ``read_form``: the request must come with an
-``Origin`` naming this server (or an origin allowed with ``--origin``), a live session, and
+``Origin`` naming this server (or an origin allowed with ``--origin``; ``Origin: null`` only with
+``Sec-Fetch-Site: same-origin``, see ``_from_our_page``), a live session, and
 the session's CSRF token in the form's ``csrf`` field. Anything else is refused with 403 and
 changes nothing: a form on another site, a program without the token, a stolen page's token
 used from another session.
@@ -30,11 +31,20 @@ class FormRefused(Exception):
         self.status = status
 
 
-async def read_form(request: Request) -> tuple[Session, dict[str, str]]:
-    """The session and the fields of a form posted from one of our pages. Raises FormRefused."""
+def _from_our_page(request: Request) -> bool:
+    """An Origin naming us; or, since our pages send no referrer (``Referrer-Policy:
+    no-referrer`` makes a browser post ``Origin: null``), the browser's own word that the form
+    came from this site (``Sec-Fetch-Site: same-origin``, a header no page can set)."""
     origin = request.headers.get("origin")
     allowed: frozenset[str] = request.app.state.settings.origins
-    if origin is None or not origin_allowed(origin, request.headers.get("host"), allowed):
+    if origin is not None and origin != "null":
+        return origin_allowed(origin, request.headers.get("host"), allowed)
+    return request.headers.get("sec-fetch-site") == "same-origin"
+
+
+async def read_form(request: Request) -> tuple[Session, dict[str, str]]:
+    """The session and the fields of a form posted from one of our pages. Raises FormRefused."""
+    if not _from_our_page(request):
         raise FormRefused("this form must be sent from okgin's own page")
     session = session_of(request)
     if session is None:

@@ -8,6 +8,9 @@
   const tokenKey = (room) => `okgin.room.${room}`;
   const LEVELS = ["easy", "normal", "hard"];
   let send = null, room = null, you = null, ticking = null;
+  // The player's display name (docs/players.md), the same on every device; else this browser's last.
+  const playerName = () => document.querySelector('meta[name="okgin-name"]')?.content ||
+    localStorage.getItem("okgin.name") || "";
 
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
@@ -40,7 +43,7 @@
       request({ type: "create", name: name.value, players: Number(seats.value), rules,
                 timer: timer.value ? Number(timer.value) : null });
     } });
-    name.value = localStorage.getItem("okgin.name") || "";
+    name.value = playerName();
     dialog.append(el("h2", { id: "friends-title", text: "Play with friends" }),
       el("p", { text: "You get a link to send; friends open it, type their name and sit down. " +
                       "Empty seats can be filled with computer players." }),
@@ -72,7 +75,7 @@
     if (room.phase === "lobby" && seat.kind === "empty" && you === null) {
       const name = el("input", { class: "seat-name", "aria-label": "Your name", placeholder: "Your name",
                                   maxlength: "20" });
-      name.value = localStorage.getItem("okgin.name") || "";
+      name.value = playerName();
       row.append(name, el("button", { type: "button", class: "sit", text: "Take this seat", on: () => {
         localStorage.setItem("okgin.name", name.value.trim());
         request({ type: "sit", seat: index, name: name.value });
