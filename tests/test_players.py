@@ -116,3 +116,34 @@ def test_the_seats_of_a_room_game_and_a_solo_game_are_recorded_against_their_pla
     assert sorted(seats, key=str) == sorted([(room_game, 0, ids["Ann"]), (room_game, 1, ids["Bob"]),
                                              (solo_game, 0, ids["Bob"])], key=str)
 
+
+
+def test_a_player_takes_their_seat_back_from_another_device_without_its_token(
+    server: ServerProcess,
+) -> None:
+    ann, stranger = new_guest(server.url), new_guest(server.url)
+
+    async def go() -> dict[str, object]:
+        host = await open_room(server.ws_url, 2, "Ann", cookie=ann)
+        assert host.room
+        phone = await Client.connect(server.ws_url, ann)  # the same player, signed in elsewhere
+        entered = await phone.request({"type": "enter", "room": host.room})
+        seat_back = phone.seat
+        hosted = await phone.request({"type": "computer", "seat": 1, "level": "easy"})
+        other = await Client.connect(server.ws_url, stranger)
+        await other.request({"type": "enter", "room": host.room})
+        refused = await other.request({"type": "clear", "seat": 1})
+        solo = await Client.connect(server.ws_url, ann)
+        await solo.open_game({"type": "new", "opponents": ["easy"]})
+        laptop = await Client.connect(server.ws_url, ann)
+        await laptop.open_game({"type": "join", "game": solo.game})
+        watcher = await Client.connect(server.ws_url, stranger)
+        await watcher.open_game({"type": "join", "game": solo.game})
+        for client in (host, phone, other, solo, laptop, watcher):
+            await client.close()
+        return {"entered": entered["type"], "seat": seat_back, "hosted": hosted["type"],
+                "other": other.seat, "refused": refused["type"], "laptop": laptop.seat,
+                "watcher": watcher.seat}
+
+    assert run(go()) == {"entered": "ack", "seat": 0, "hosted": "ack", "other": None, "refused": "error",
+                         "laptop": 0, "watcher": None}

@@ -108,6 +108,16 @@ class Players:
         with storage_errors("could not read your games"), self.engine.connect() as db:
             return {game: seat for game, seat in db.execute(query)}
 
+    def seat_in_room(self, player: str | None, room: str) -> int | None:
+        """The seat ``player`` took in ``room`` (and still holds, unless another took it since)."""
+        if player is None:
+            return None
+        query = select(room_players.c.seat).where(room_players.c.room == room,
+                                                  room_players.c.player == player)
+        with storage_errors("could not read the room's players"), self.engine.connect() as db:
+            seat = db.execute(query).scalar()
+        return None if seat is None else int(seat)
+
     def seat_in(self, player: str | None, game: str) -> int | None:
         """``player``'s seat in ``game``, or None when they did not sit in it."""
         if player is None:

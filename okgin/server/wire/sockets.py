@@ -202,6 +202,7 @@ class Connection:
         live = await self.hall.create(room, game)
         if self.player is not None:
             await anyio.to_thread.run_sync(self.players.sat_in_game, game.id, {0: self.player})
+            await anyio.to_thread.run_sync(self.players.sat_in_room, room.code, 0, self.player)
         await self._watch(live, 0, token)
         return None
 
@@ -210,7 +211,7 @@ class Connection:
         live = await self.hall.by_game(text_field(message, "game"))
         if live is None:
             raise ProtocolError("no such game: start a new game")
-        await self._watch(live, self._seat_of(live, message), None)
+        await self._watch(live, await self._seat_of(live, message), None)
         return None
 
     async def _on_create(self, message: Message) -> dict[str, Any] | None:
@@ -228,13 +229,15 @@ class Connection:
         live = await self.hall.get(text_field(message, "room"))
         if live is None:
             raise ProtocolError("no such room: check the link")
-        await self._watch(live, self._seat_of(live, message), None)
+        await self._watch(live, await self._seat_of(live, message), None)
         return None
 
-    def _seat_of(self, live: LiveRoom, message: Message) -> int | None:
+    async def _seat_of(self, live: LiveRoom, message: Message) -> int | None:
+        """The seat a token opens; without one, the seat this page's player took (from any
+        device they are signed in on); else none (watching)."""
         token = message.data.get("token")
         if token is None:
-            return None
+            return await self._players_seat(live)
         seat = live.room.seat_for(token if isinstance(token, str) else None)
         if seat is None:
             raise ProtocolError("that seat token is not valid here: open the link again to watch")
@@ -307,6 +310,15 @@ class Connection:
         """The name typed at the table, or else the player's display name (``Room`` checks it)."""
         name = message.data.get("name")
         return name if isinstance(name, str) and name.strip() else (self.name or name or "")
+
+    async def _players_seat(self, live: LiveRoom) -> int | None:
+        room = live.room
+        seat = await anyio.to_thread.run_sync(self.players.seat_in_room, self.player, room.code)
+        if seat is None and room.game is not None:  # a game against the computer, by its id
+            seat = await anyio.to_thread.run_sync(self.players.seat_in, self.player, room.game)
+        if seat is None or not 0 <= seat < len(room.seats) or room.seats[seat].kind != "person":
+            return None  # handed to a computer player or cleared since: watch
+        return seat
 
     async def _took(self, room: str, seat: int, name: object) -> None:
         """This page's player took ``seat``: their room seat, and their name if they had none."""
