@@ -2,6 +2,11 @@
 
     nice -n 10 .venv/bin/python bench/bench_action_cpu.py --rooms 8 --hands 10 --before c64e1ae
     nice -n 10 .venv/bin/python bench/bench_action_cpu.py --processes 2 --before c64e1ae
+    nice -n 10 .venv/bin/python bench/bench_action_cpu.py --processes 2 --nginx
+
+With ``--nginx`` the two processes are behind Debian's nginx running deploy/okgin.conf: each
+room's seats reach it through the room's own URL (``/ws?room=CODE``), so one process serves
+the room, as in production.
 
 Starts a throwaway PostgreSQL (tests/real_servers.py) and, for each build measured (this tree,
 and with ``--before REV`` the okgin package of that git revision, put first on the server's
@@ -29,11 +34,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from real_servers import Postgres, Redis, free_port
+from real_servers import Nginx, Postgres, Redis, free_port
 from scripted_client import Client, choose
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = {"preset": "oklahoma", "target": 100_000}
+ROUTED = [False]
+"""True behind nginx (``--nginx``)."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -91,6 +98,12 @@ class Room:
     async def open(cls, ws_urls: list[str], seed: int) -> Room:
         host = await Client.connect(ws_urls[0])
         await host.request({"type": "create", "players": 2, "name": "Ann", "rules": RULES})
+        if ROUTED[0]:  # behind nginx the page comes back on the room's own URL
+            room, token = host.room, host.token
+            await host.close()
+            ws_urls = [f"{ws_urls[0]}?room={room}"]
+            host = await Client.connect(ws_urls[0])
+            await host.request({"type": "enter", "room": room, "token": token})
         guest = await Client.connect(ws_urls[-1])
         await guest.request({"type": "enter", "room": host.room})
         await guest.request({"type": "sit", "seat": 1, "name": "Bea"})
@@ -160,7 +173,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
     parser.add_argument("--before", default=None, help="a git revision to measure beside this tree")
+    parser.add_argument("--nginx", action="store_true", help="the processes behind deploy/okgin.conf")
     args = parser.parse_args()
+    ROUTED[0] = args.nginx
     builds: list[tuple[str, Path | None]] = [("this tree", None)]
     if args.before:
         builds.insert(0, (f"before ({args.before})", build_source(args.before)))
@@ -170,16 +185,22 @@ def main() -> None:
         for name, source in builds:
             url = postgres.fresh_database()
             servers = [start_server(url, source, redis.url if redis else None) for _ in range(args.processes)]
+            front = Nginx([port for _, port in servers], address_limits=False).start() if args.nginx else None
             try:
                 ws_urls = [f"ws://127.0.0.1:{port}/ws" for _, port in servers]
+                if front is not None:
+                    ws_urls = [front.url.replace("http://", "ws://") + "/ws"]
                 pids = [process.pid for process, _ in servers]
                 figures = asyncio.run(measure(ws_urls, pids, args.rooms, args.hands))
             finally:
+                if front is not None:
+                    front.stop()
                 for process, _ in servers:
                     process.terminate()
                     process.wait(10)
+            where = f"{args.processes} process{'es' if args.processes == 2 else ''}"
             print(f"{name}: server CPU per acknowledged action, {args.rooms} rooms of 2, PostgreSQL, "
-                  f"{args.processes} process{'es' if args.processes == 2 else ''}")
+                  f"{where}{' behind nginx' if args.nginx else ''}")
             for number, cpu, acked in figures:
                 print(f"  hand {number:2}: {cpu / acked * 1000:5.2f} ms ({acked} actions, {cpu:.2f} s)")
     finally:

@@ -148,13 +148,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
         check_broker(args.broker)
     # A store that cannot be opened stops here too, in one line.
+    hosts = list(dict.fromkeys([args.host.strip("[]"), "localhost", *args.allowed_host]))
     app = create_app(
         args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
         idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
-        away_seconds=args.away_seconds, secure_cookies=args.secure_cookies,
+        away_seconds=args.away_seconds, hosts=hosts, secure_cookies=args.secure_cookies,
     )
     where = app.state.store.url  # the URL with its password, if any, hidden
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {where})", flush=True)
+    print(f"okgin: answering the host names {', '.join(hosts)} (more with --allowed-host NAME)", flush=True)
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
@@ -273,6 +275,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let clients choose the shuffle's seed (for tests only: it reveals every card)")
     p.add_argument("--origin", action="append", default=[],
                    help="another origin allowed to open the WebSocket (e.g. https://example.com)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name the pages are served under (repeatable; always: the listen address"
+                        " and localhost); any other Host is refused, so a DNS-rebinding page gets nothing")
     p.add_argument("--idle-hours", type=_not_negative, default=24.0,
                    help="remove unfinished games untouched this long (0: never; default 24)")
     p.add_argument("--away-seconds", type=_not_negative, default=60.0,

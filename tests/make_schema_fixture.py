@@ -25,15 +25,15 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from okgin.server.games import Game
+from okgin.server.room_store import GameWrite, RoomStore
+from okgin.server.storage import Store
 from real_servers import Postgres
 
 from okgin.bots import make_player
 from okgin.rules import preset
 from okgin.server import results
-from okgin.server.games import Game
-from okgin.server.room_store import GameWrite, RoomStore
 from okgin.server.rooms import Room
-from okgin.server.storage import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
 NAME = "store-2026-12-01"

@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from real_servers import Postgres
 from scripted_client import Client, choose, run, wait_for
 from server_process import ServerProcess, free_port
 from sqlalchemy import create_engine, text
 
 from okgin.server.coach import statistics
-from okgin.server.store.migrate import HEAD, OldSchema, head, upgrade
+from okgin.server.store.migrate import HEAD, OldSchema, alembic_config, head, upgrade
 from okgin.server.store.room_store import RoomStore
 from okgin.server.store.storage import Store
 
@@ -169,3 +170,18 @@ def test_db_upgrade_and_serve_on_an_old_store_say_what_to_do_in_one_line(tmp_pat
     assert done.stdout == f"okgin db upgrade: the game store went from schema before 0001 to {HEAD}\n"
     again = subprocess.run(upgrade_command, capture_output=True, text=True, timeout=60, check=True)
     assert again.stdout == f"okgin db upgrade: the game store is at schema {HEAD} already\n"
+
+
+def test_a_downgrade_to_before_the_action_log_gives_back_every_record(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest,
+) -> None:
+    postgres = request.getfixturevalue("postgres") if kind == "postgresql" else None
+    url = old_store(kind, tmp_path, postgres)
+    before = old_records(url)
+    upgrade(url)
+    engine = create_engine(url)
+    with engine.begin() as db:
+        command.downgrade(alembic_config(db), "0001")
+    engine.dispose()
+    assert old_records(url) == before
+    assert upgrade(url) == ("0001", HEAD)

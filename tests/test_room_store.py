@@ -43,6 +43,7 @@ def test_saves_are_compare_and_set_and_idle_games_go(tmp_path: Path) -> None:
     assert sorted(rooms.remove_idle(time.time() - 3600)) == []
     assert sorted(rooms.remove_idle(time.time() + 1)) == sorted([room.code, lobby.code])
     assert rooms.load(room.code) is None and store.load(game.id) is None
+    assert store.log_after(game.id, 0) == []  # its log went with it
     store.close()
 
 

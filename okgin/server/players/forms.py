@@ -38,7 +38,8 @@ def _from_our_page(request: Request) -> bool:
     origin = request.headers.get("origin")
     allowed: frozenset[str] = request.app.state.settings.origins
     if origin is not None and origin != "null":
-        return origin_allowed(origin, request.headers.get("host"), allowed)
+        scheme: str = request.scope.get("scheme", "http")
+        return origin_allowed(origin, scheme, request.headers.get("host"), allowed)
     return request.headers.get("sec-fetch-site") == "same-origin"
 
 

@@ -21,8 +21,8 @@ from okgin.match import Match
 from okgin.record import deal_to_json, record_head, replay
 from okgin.rules import Rules
 from okgin.server.store.storage import LogRow, deal_entry
+from okgin.server.wire.messages import ProtocolError
 from okgin.server.wire.protocol import (
-    ProtocolError,
     advice_json,
     final_json,
     public_view_json,

@@ -39,7 +39,7 @@ def head() -> str:
     """The newest revision this okgin knows, as Alembic reads it from the migrations."""
     from alembic.script import ScriptDirectory
 
-    revision = ScriptDirectory.from_config(_config()).get_current_head()
+    revision = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert revision is not None
     return revision
 
@@ -52,7 +52,7 @@ def upgrade(url: str) -> tuple[str | None, str]:
     try:
         with storage_errors(f"could not upgrade the game store {_shown(engine)}"), _locked(engine) as db:
             before = _revision(db)
-            command.upgrade(_config(db), "head")
+            command.upgrade(alembic_config(db), "head")
             after = _revision(db)
             db.commit()
     finally:
@@ -70,7 +70,7 @@ def ready(engine: Engine) -> None:
         if current is None and not {*metadata.tables} & set(inspect(db).get_table_names()):
             from alembic import command
 
-            command.upgrade(_config(db), "head")
+            command.upgrade(alembic_config(db), "head")
             db.commit()
             return
     shown = _shown(engine)
@@ -93,7 +93,8 @@ def _locked(engine: Engine) -> Iterator[Connection]:
         yield db
 
 
-def _config(db: Connection | None = None) -> Config:
+def alembic_config(db: Connection | None = None) -> Config:
+    """Alembic's configuration for the migrations, run on ``db`` (a connection in a transaction)."""
     from alembic.config import Config
 
     config = Config()
