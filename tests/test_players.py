@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from server_process import ServerProcess
 from starlette.applications import Starlette
 
 from okgin.server import create_app
+from okgin.server.players.identity import Players
 
 
 @pytest.fixture(scope="module")
@@ -147,3 +149,18 @@ def test_a_player_takes_their_seat_back_from_another_device_without_its_token(
 
     assert run(go()) == {"entered": "ack", "seat": 0, "hosted": "ack", "other": None, "refused": "error",
                          "laptop": 0, "watcher": None}
+
+
+def test_guests_who_never_sat_anywhere_are_forgotten_after_the_idle_time(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    app = create_app(f"sqlite:///{db}")
+    cookies = [browse(app, "http://127.0.0.1", ["/"])[0].cookies["okgin_session"] for _ in range(3)]
+    players: Players = app.state.players
+    sitting = players.session(cookies[0])
+    assert sitting is not None
+    players.sat_in_game("g", {0: sitting.player})
+    assert players.forget_idle_guests(time.time() - 3600) == 0  # made just now: kept
+    assert players.forget_idle_guests(time.time() + 1) == 2
+    assert db_rows(db, "SELECT id FROM players") == [(sitting.player,)]
+    assert db_rows(db, "SELECT count(*) FROM sessions") == [(1,)]
+    assert players.session(cookies[1]) is None and players.session(cookies[0]) is not None

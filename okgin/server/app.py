@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware import Middleware
@@ -82,7 +84,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await broker.start()
-        sweeper = asyncio.create_task(_sweep(hall, idle_hours)) if idle_hours else None
+        sweeper = asyncio.create_task(_sweep(hall, players, idle_hours)) if idle_hours else None
         keeper = asyncio.create_task(hall.keep_presence())
         yield
         keeper.cancel()
@@ -126,14 +128,16 @@ async def _store_failed(_request: Request, error: Exception) -> Response:
     return PlainTextResponse(f"{error}\n", status_code=503)
 
 
-async def _sweep(hall: Hall, idle_hours: float) -> None:
-    """Now and then, remove the unfinished games nobody has touched for ``idle_hours``."""
+async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
+    """Now and then, remove the unfinished games nobody has touched for ``idle_hours``, and the
+    guests made that long ago who never sat at a table (docs/players.md)."""
     seconds = idle_hours * 3600
     while True:
         try:
             removed = await hall.sweep(seconds)
             if removed:
                 log.warning("removed %d abandoned unfinished games", len(removed))
+            await anyio.to_thread.run_sync(players.forget_idle_guests, time.time() - seconds)
         except Exception as error:  # a locked database: try again next time
             log.warning("could not remove abandoned games: %s", error)
         await asyncio.sleep(min(600.0, max(1.0, seconds / 4)))

@@ -13,12 +13,12 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, exists, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from okgin.server.rooms.room import RoomError, clean_name
 from okgin.server.store.db import storage_errors
-from okgin.server.store.schema import game_players, players, room_players, sessions
+from okgin.server.store.schema import accounts, game_players, players, room_players, sessions
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +81,19 @@ class Players:
         with storage_errors("could not save the name"), self.engine.begin() as db:
             db.execute(update(players).where(players.c.id == player, players.c.name.is_(None))
                        .values(name=name))
+
+    def forget_idle_guests(self, older_than: float) -> int:
+        """Delete guests made before ``older_than`` (Unix time) who never sat at a table and have
+        no account: a page opened once, or by a program, leaves no row for ever. Returns how many."""
+        idle = (players.c.created < older_than) & ~exists().where(game_players.c.player == players.c.id) \
+            & ~exists().where(room_players.c.player == players.c.id) \
+            & ~exists().where(accounts.c.player == players.c.id)
+        with storage_errors("could not forget idle guests"), self.engine.begin() as db:
+            gone = [player for (player,) in db.execute(select(players.c.id).where(idle).limit(1000))]
+            if gone:
+                db.execute(delete(sessions).where(sessions.c.player.in_(gone)))
+                db.execute(delete(players).where(players.c.id.in_(gone)))
+        return len(gone)
 
     # -- seats --------------------------------------------------------------------------------
 
