@@ -182,6 +182,17 @@ def test_the_stored_hash_is_argon2id_and_the_password_is_in_no_log_and_no_row(
     assert all(PASSWORD not in str(record.args) for record in caplog.records)
 
 
+def test_a_changed_password_is_the_only_one_that_signs_in(app: Starlette) -> None:
+    ann = _signed_up(app)
+    wrong = ann.post("/account/password", current="not my password", password="a brand new one")
+    assert wrong.status_code == 403 and "current password" in wrong.text
+    assert ann.post("/account/password", current=PASSWORD, password="a brand new one").status_code == 303
+    other = Browser(app, address="10.0.0.5")
+    other.go("GET", "/")
+    assert other.post("/account/sign-in", username="ann", password=PASSWORD).status_code == 403
+    assert other.post("/account/sign-in", username="ann", password="a brand new one").status_code == 303
+
+
 @pytest.mark.parametrize(("password", "why"), [
     ("short1", "at least 10 characters"),
     ("password123", "among the most common"),
