@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from okgin.advice.review import review_hand, review_text
-from okgin.errors import OkginError
+from okgin.errors import OkginError, sentence
 from okgin.record import loads, replay
 from okgin.server.players.access import seat_of
 from okgin.server.store.storage import Store, StoredGame
@@ -127,7 +127,7 @@ async def review_page(request: Request) -> Response:
         number = int(request.query_params.get("hand", "1"))
         text, count = await anyio.to_thread.run_sync(_review, game.record, number, seat)
     except (ValueError, OkginError) as error:
-        return page("Review", f"<p class=error>{html.escape(str(error))}</p>")
+        return page("Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>")
     links = " ".join(
         f'<a href="?hand={n}"{" aria-current=page" if n == number else ""}>Hand {n}</a>'
         for n in range(1, count + 1)

@@ -52,7 +52,7 @@
   }
   const el = (tag, text, cls) => {
     const e = document.createElement(tag);
-    if (text !== undefined) e.textContent = text;
+    if (text !== undefined) Words.write(e, text); // cards in words for a screen reader
     if (cls) e.className = cls;
     return e;
   };
