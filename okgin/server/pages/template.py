@@ -16,8 +16,9 @@ _PAGE = """<!doctype html>
 <body class="page"><main><p>{links}</p><h1>{title}</h1>{body}</main>{scripts}</body></html>
 """
 BACK = '<a href="/">← Back to the game</a>'
-COACH = BACK + ' · <a href="/history">Finished games</a>\n· <a href="/stats">Your statistics</a>'
-"""The links above a coach's page (review, replay, statistics)."""
+COACH = (BACK + ' · <a href="/history">Finished games</a>\n· <a href="/stats">Your statistics</a>'
+         ' · <a href="/profile">Your profile</a>')
+"""The links above a coach's or a player's page (review, replay, statistics, profile)."""
 
 
 def page(
