@@ -48,6 +48,9 @@ FEED_GUESSES = 48
 """Guesses of the next seat's hand used to weigh each discard's risk."""
 FEED_POINTS = 3.0
 """What handing the next seat a card that melds is reckoned to cost."""
+HORIZON = 2.0
+"""Draws ahead `hard` counts on when it judges a discard (`normal` counts on three): `hard`
+knocks or goes for gin sooner than `normal`, so fewer draws are left to improve a hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +119,7 @@ class HardPlayer:
     def _safer_discard(self, view: SeatView, knowledge: Knowledge, guesser: Guesser) -> Discard:
         """`normal`'s discard, with the risk of feeding the next seat measured on guesses
         of its hand rather than on the visible hints alone."""
-        judge = Judge(knowledge, view.stock_count)
+        judge = Judge(knowledge, view.stock_count, HORIZON)
         choices = rank_discards(view, judge)
         close = [ch for ch in choices if ch.cost <= choices[0].cost + CLOSE][:4]
         if len(close) < 2:
@@ -137,7 +140,7 @@ class HardPlayer:
 
 def _best_discard(view: SeatView, knowledge: Knowledge) -> Discard:
     """`normal`'s discard (as it would play when it does not knock)."""
-    choice = rank_discards(view, Judge(knowledge, view.stock_count))[0]
+    choice = rank_discards(view, Judge(knowledge, view.stock_count, HORIZON))[0]
     return Discard(view.seat, DECK[choice.card])
 
 
