@@ -27,9 +27,9 @@ from okgin.bots.judge import Judge
 from okgin.bots.knowledge import Knowledge, completers, knowledge_of
 from okgin.bots.memo import deadwood
 from okgin.bots.normal import NormalPlayer, best_knock, rank_discards
-from okgin.bots.rollout import Table, World, knock_points, play_out, utility
+from okgin.bots.rollout import Table, play_move, utility
 from okgin.cards import DECK
-from okgin.hand import STOCK_FLOOR, Phase
+from okgin.hand import Phase
 from okgin.view import SeatView
 
 DEFAULT_BUDGET = 200
@@ -108,7 +108,7 @@ class HardPlayer:
             world = guesser.world(self.rng)
             for i, plan in enumerate(plans):
                 table = for_gin if plan.for_gin else quick
-                points = _play(table, world.copy(), view, plan.action)
+                points = play_move(table, world.copy(), view.seat, plan.action, view.phase, view.dealer)
                 totals[i] += utility(points, view.seat)
             guesses += 1
         means = [t / guesses for t in totals]
@@ -142,20 +142,3 @@ def _best_discard(view: SeatView, knowledge: Knowledge) -> Discard:
     """`normal`'s discard (as it would play when it does not knock)."""
     choice = rank_discards(view, Judge(knowledge, view.stock_count, HORIZON))[0]
     return Discard(view.seat, DECK[choice.card])
-
-
-def _play(table: Table, world: World, view: SeatView, action: PlayerAction) -> tuple[int, ...]:
-    """Apply ``action`` (a knock or a discard) for the view's seat in ``world`` and play the
-    hand out. Returns each seat's points."""
-    seat = view.seat
-    hands = world.hands
-    if isinstance(action, Knock):
-        return knock_points(table, hands, seat, action.card.index)
-    if isinstance(action, Discard):
-        hands[seat] &= ~action.card.mask
-        world.pile.append(action.card.index)
-        if len(world.stock) <= STOCK_FLOOR:
-            return (0,) * table.players
-        return play_out(table, world, (seat + 1) % table.players)
-    raise ValueError(f"hard looks ahead at knocks and discards only, not {action}")
-
