@@ -4,10 +4,11 @@ It guesses the unseen cards again and again (``Guesser``: each other hand weight
 that seat took, threw and passed, the stock shuffled from the rest). Whenever it may knock,
 it scores the knock against every guess (undercuts included, layoffs and the spade double
 counted by the engine's own scoring) and plays the same guesses out after its best discard
-instead (``play_out``) twice: once knocking at its next chance, once playing for gin, on
-``budget`` guesses per decision, and does whichever of the three averages more points. Among
-discards that `normal` judges close, it throws the one the next seat's guessed hands can use
-least. Draws follow `normal`.
+instead (``play_move``, the model the coach shares) twice: once knocking at its next chance,
+once playing for gin, on ``budget`` guesses per decision, and does whichever of the three
+averages more points. It ranks discards as `normal` does but counting on two draws ahead
+(``HORIZON``), and among those it judges close throws the one the next seat's guessed hands
+can use least. Draws follow `normal`.
 
 Every choice is a function of the view and the player's random generator: the budget is a
 number of guesses, not seconds, so the same seed plays the same game on a busy machine.
@@ -139,6 +140,6 @@ class HardPlayer:
 
 
 def _best_discard(view: SeatView, knowledge: Knowledge) -> Discard:
-    """`normal`'s discard (as it would play when it does not knock)."""
+    """The best discard by `hard`'s ranking (as it would play when it does not knock)."""
     choice = rank_discards(view, Judge(knowledge, view.stock_count, HORIZON))[0]
     return Discard(view.seat, DECK[choice.card])
