@@ -12,7 +12,7 @@ from okgin.advice.worlds import Worlds
 from okgin.cards import DECK, parse_cards
 from okgin.hand import Hand
 from okgin.record import replay_text
-from okgin.review import GUESSES
+from okgin.advice.review import GUESSES
 from okgin.view import SeatView, seat_view
 
 RECORDS = Path(__file__).parent / "records"
