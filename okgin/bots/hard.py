@@ -12,8 +12,9 @@ can use least. Draws follow `normal`.
 
 Every choice is a function of the view and the player's random generator: the budget is a
 number of guesses, not seconds, so the same seed plays the same game on a busy machine.
-``SAFETY_SECONDS`` only stops a search that would otherwise hang a game; no decision on the
-machines measured comes near it (docs/bots.md).
+``SAFETY_SECONDS`` of the search's own CPU time only stops a search that would otherwise hang
+a game; no decision measured comes near it (docs/bots.md), and waiting for a core on a loaded
+machine does not count towards it.
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ DEFAULT_BUDGET = 200
 MAX_BUDGET = 10_000
 """The most guesses a caller may ask for."""
 SAFETY_SECONDS = 5.0
-"""A search stops after this long whatever its budget: a safety net against a stalled
-machine, far above any search measured (p99 well under a second), so it changes no decision
-in practice."""
+"""A search stops after this much CPU time of its thread whatever its budget: a safety net,
+far above any search measured (p99 under 0.1 s of CPU). CPU time, not the wall clock: on a
+machine loaded twenty times over, a wall-clock limit cut searches short and the same seed
+played a different game."""
 CLOSE = 3.0
 """Discards judged within this many points of `normal`'s best are looked at too."""
 PRIOR = 0.5
@@ -103,9 +105,9 @@ class HardPlayer:
         quick = Table(view.rules, view.knock_limit, view.multiplier)
         for_gin = Table(view.rules, view.knock_limit, view.multiplier, gin_seeker=view.seat)
         totals = [0.0] * len(plans)
-        deadline = time.perf_counter() + SAFETY_SECONDS
+        deadline = time.thread_time() + SAFETY_SECONDS
         guesses = 0
-        while guesses < self.budget and (guesses < 4 or time.perf_counter() < deadline):
+        while guesses < self.budget and (guesses < 4 or time.thread_time() < deadline):
             world = guesser.world(self.rng)
             for i, plan in enumerate(plans):
                 table = for_gin if plan.for_gin else quick
