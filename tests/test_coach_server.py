@@ -14,6 +14,7 @@ import httpx
 import pytest
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
+from stored_games import store_record
 
 from okgin.bots import make_player
 from okgin.hand import play_chance
@@ -66,6 +67,12 @@ def test_hint_advice_review_and_statistics_over_a_whole_game(server: ServerProce
     assert re.match(r"(Take|Pass|Draw|Discard|Knock|Go)\b[^:]*: \w", hint["text"]), hint["text"]
     assert got["early"]["message"] == "no hand is over yet: a review is of a finished hand"
     assert got["advice"]["suggestion"]["text"] == hint["text"]
+    weighed = got["advice"]["suggestion"]["values"]  # best first, the suggestion at their head
+    assert weighed[0]["action"] == hint["action"]
+    assert [v["worth"] for v in weighed] == sorted((v["worth"] for v in weighed), reverse=True)
+    rows = got["advice"]["discards"]
+    if rows and hint["action"].startswith(("discard", "knock")):
+        assert rows[0]["card"] == hint["action"].split()[1]  # the hint heads the discard table
     review = got["review"]
     assert review["hand"] == 1 and review["seat"] == 0 and review["decisions"] >= 1
     assert len(review["mistakes"]) <= 3
@@ -89,7 +96,7 @@ def _statistics_written(server: ServerProcess, game: str) -> None:
     assert len(first["hands"]) == 2 and all(len(h) == 10 for h in first["hands"])
     review = httpx.get(f"{server.url}/games/{game}/review?hand=1")
     assert review.headers["content-security-policy"].startswith("default-src 'self';")
-    assert "hand 1, You:" in review.text
+    assert "decisions this hand" in review.text and "<pre" not in review.text
 
 
 def test_no_replay_of_a_game_in_play(server: ServerProcess) -> None:
@@ -136,8 +143,7 @@ def seed_games(db: Path, count: int) -> list[str]:
     for seed in range(count):
         record = finished_record(seed)
         game = f"seeded-{seed}"
-        store.create(game, ["simple"], record)
-        store.save(game, record, winner=0, scores=(1, 0))
+        store_record(store, game, record, ["simple"])
         statistics.record_finished(store.engine, game, record)
         ids.append(game)
     store.close()
@@ -153,7 +159,6 @@ def test_rows_of_a_finished_game_are_the_persons(tmp_path: Path) -> None:
         assert row.mistakes is not None and 0 <= row.mistakes <= 3
         assert hand["dealer"] in (0, 1)
     store = Store(f"sqlite:///{tmp_path / 'r.db'}")
-    statistics.create(store.engine)
     statistics.write(store.engine, rows)
     statistics.write(store.engine, rows)  # a game is written once
     assert len(statistics.read(store.engine)) == len(rows)

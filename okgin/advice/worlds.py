@@ -6,10 +6,10 @@ the same view always gives the same guesses and the same figures. A move's worth
 of the points it brings over the guesses, each played out by the quick policy of the play-outs;
 a discard made instead of a knock is worth the better of playing on that way and playing on
 for gin (as `hard` reckons it). Every line is played as the rules play it (``play_move``: a pass
-at the offer gives the next seats the upcard, then the non-dealer draws). A take, a draw or a
-pass is worth the best of the seat's three ways of playing on: knocking at its first chance,
-knocking as `normal` does, or playing for gin; so a draw is no longer priced as "draw and
-knock at once" while a take plays on. The other seats knock as soon as they may, as `simple`
+at the offer gives the next seats the upcard, then the non-dealer draws). After the offer, a
+take or a draw is worth the best of the seat's three ways of playing on: knocking at its first
+chance, knocking as `normal` does, or playing for gin; so a draw is no longer priced as "draw
+and knock at once" while a take plays on. The other seats knock as soon as they may, as `simple`
 does and as `hard` reckons, or as `normal` does (``patient``).
 """
 
@@ -38,13 +38,17 @@ def seed_of(view: SeatView) -> int:
 class Worlds:
     """``GUESSES`` guessed deals for one view, and the worth of moves in them."""
 
-    def __init__(self, view: SeatView, guesses: int = GUESSES, patient: bool = False) -> None:
-        """``patient``: the other seats knock as `normal` does (a `normal` or `hard` opponent),
-        not as soon as they may (as `simple` does, and as `hard` reckons when it looks ahead)."""
+    def __init__(
+        self, view: SeatView, guesses: int = GUESSES, salt: int = 0, patient: bool = False
+    ) -> None:
+        """``salt``: another set of guesses for the same view (a review prices a move on
+        guesses other than those it was chosen on). ``patient``: the other seats knock as
+        `normal` does (a `normal` or `hard` opponent), not as soon as they may (as `simple`
+        does, and as `hard` reckons when it looks ahead)."""
         self.view = view
         self.knowledge: Knowledge = knowledge_of(view)
         guesser = Guesser(self.knowledge, [card.index for card in view.discards])
-        rng = random.Random(seed_of(view))
+        rng = random.Random(seed_of(view) + salt)
         self.worlds = [guesser.world(rng) for _ in range(guesses)]
         others = sum(1 << seat for seat in self.knowledge.others()) if patient else 0
         rules, limit, multiplier = view.rules, view.knock_limit, view.multiplier
@@ -59,7 +63,7 @@ class Worlds:
         known = self._values.get(action)
         if known is None:
             tables: tuple[Table, ...] = (self.table,)
-            if self.view.phase != Phase.DISCARD:
+            if self.view.phase == Phase.DRAW:
                 tables = (self.table, self.patient, self.for_gin)
             elif self.may_knock and isinstance(action, Discard):
                 tables = (self.table, self.for_gin)

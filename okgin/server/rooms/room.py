@@ -7,6 +7,7 @@ may not happen. Seats hold only their token's hash (see ``seats``).
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 import unicodedata
@@ -19,6 +20,9 @@ from okgin.rules import Rules
 from okgin.server.rooms.seats import new_token, seat_of
 
 PHRASES = ("Good game", "Nice!", "Oops", "Hurry up")
+COMPUTER_NAMES = ("Ruby", "Sam", "Kit", "Olive", "Max", "Ada")
+"""Computer players' names, in the order seats take them (static/words.js holds the same list):
+six, so three computer players find free names beside any three people."""
 LEVELS = ("easy", "normal", "hard")
 TIMERS = (None, 30, 60, 120)
 MAX_NAME = 20
@@ -47,12 +51,16 @@ class Seat:
     away_since: float | None = None
     stand_in: str | None = None
     """A computer player's level, playing for this away person until they come back."""
+    left: bool = False
+    """The person left the table during a game: a computer player has the seat, under their name."""
 
-    def public(self, now: float) -> dict[str, Any]:
+    def public(self, now: float, grace: float) -> dict[str, Any]:
         away = self.kind == "person" and self.away_since is not None
+        waited = now - self.away_since if away and self.away_since is not None else 0.0
         return {"kind": self.kind, "name": self.name, "level": self.level, "away": away,
-                "away_for": round(now - self.away_since) if away and self.away_since else 0,
-                "stand_in": self.stand_in}
+                "away_for": round(waited), "stand_in": self.stand_in, "left": self.left,
+                # Seconds until the host may let a computer play (rounded up: never early).
+                "takeover_in": math.ceil(max(0.0, grace - waited) * 10) / 10 if away else 0}
 
 
 @dataclass(slots=True)
@@ -93,7 +101,7 @@ class Room:
     @classmethod
     def solo_game(cls, rules: Rules, levels: list[str]) -> tuple[Room, str]:
         """A game against the computer: the person at seat 0, playing at once."""
-        names = ("Ruby", "Sam", "Olive")
+        names = COMPUTER_NAMES
         computers = [Seat("computer", name, level) for name, level in zip(names, levels, strict=False)]
         room = cls(new_code(), rules, [Seat("person", "You"), *computers], phase=Phase.PLAYING, solo=True)
         token, hashed = new_token()
@@ -118,7 +126,8 @@ class Room:
         now = time.time()
         return {
             "type": "room", "code": self.code, "phase": str(self.phase), "host": self.host,
-            "seats": [seat.public(now) for seat in self.seats], "rules": self.rules.to_json(),
+            "seats": [seat.public(now, self.away_grace) for seat in self.seats],
+            "rules": self.rules.to_json(), "target": self.rules.target,
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "away_grace": self.away_grace,
         }
@@ -134,7 +143,33 @@ class Room:
             raise RoomError(f"seat {seat} is taken")
         token, hashed = new_token()
         self.seats[seat] = Seat("person", clean_name(name), token_hash=hashed)
+        if self.seats[self.host].kind != "person":  # the host left before anyone else sat
+            self.host = seat
         return token
+
+    def leave(self, seat: int) -> None:
+        """A person gives up their seat for good (their token no longer opens it).
+
+        In the lobby the seat is emptied; once a game has started a ``normal`` computer player
+        takes it under the same name (``left``), so the game and the rematches go on. The host's
+        role passes to the next person seated after them."""
+        self._check_seat(seat)
+        if self.solo:
+            raise RoomError("a game against the computer has no table to leave: start a new game")
+        if self.seats[seat].kind != "person":
+            raise RoomError(f"seat {seat} has no person to leave it")
+        name = self.seats[seat].name
+        in_game = self.phase is not Phase.LOBBY
+        self.seats[seat] = Seat("computer", name, "normal", left=True) if in_game else Seat()
+        if self.host == seat:
+            count = len(self.seats)
+            after = [(seat + step) % count for step in range(1, count)]
+            self.host = next((s for s in after if self.seats[s].kind == "person"), seat)
+
+    @property
+    def people(self) -> int:
+        """How many people (not computer players) hold a seat."""
+        return sum(1 for seat in self.seats if seat.kind == "person")
 
     def set_computer(self, by: int | None, seat: int, level: str, now: float) -> None:
         """Host: a computer player in an empty seat (lobby), or standing in for an away person."""
@@ -144,7 +179,8 @@ class Room:
             raise RoomError("the level is one of: " + ", ".join(LEVELS))
         target = self.seats[seat]
         if self.phase is Phase.LOBBY and target.kind in ("empty", "computer"):
-            self.seats[seat] = Seat("computer", f"Computer {seat + 1}", level)
+            name = target.name if target.kind == "computer" else self._free_name()
+            self.seats[seat] = Seat("computer", name, level)
             return
         if target.kind != "person" or target.away_since is None:
             raise RoomError(f"seat {seat} is not empty and its player is not away")
@@ -192,6 +228,11 @@ class Room:
         self.phase = Phase.PLAYING
         self.game = game_id
         self.games.append(game_id)
+
+    def _free_name(self) -> str:
+        """The first computer player's name no seat uses (people's names compared without case)."""
+        taken = {seat.name.casefold() for seat in self.seats if seat.kind != "empty"}
+        return next(name for name in COMPUTER_NAMES if name.casefold() not in taken)
 
     def _host_only(self, by: int | None) -> None:
         if by != self.host:
