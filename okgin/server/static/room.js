@@ -179,7 +179,7 @@
     if (!code || !event.detail.final) return;
     for (const old of document.querySelectorAll("#result-buttons button")) {
       if (old.textContent !== "Rematch") continue;
-      const button = el("button", { type: "button", text: "Rematch", on: () => {
+      const button = el("button", { type: "button", class: "primary", text: "Rematch", on: () => {
         document.getElementById("result").close();
         request({ type: "rematch" });
       } });
@@ -193,7 +193,9 @@
   if (code) document.body.dataset.room = code;
   const start = () => {
     if (code) {
-      document.querySelector("header").after(banner, panel);
+      document.querySelector("header").after(banner);
+      // Beside the table on a wide screen; on a phone folded into the header's Menu (table.css).
+      (document.getElementById("side") || document.querySelector("main")).prepend(panel);
     } else {
       offerRooms();
     }
