@@ -10,7 +10,7 @@ from conftest import new_context, shot
 from playwright.sync_api import Browser, expect
 from server_process import ServerProcess
 from table_helpers import axe, opened, play_planned_hand, seeded_game
-from test_browser_layout import create_room
+from test_browser_layout import create_room, start_room
 from test_coach_server import seed_games
 
 KNOCK_SEED = 19  # Ruby knocks with one card of deadwood; you lay off the jack of diamonds
@@ -120,3 +120,19 @@ def test_statistics_after_one_game(browser: Browser, server: ServerProcess) -> N
     axe(page, "statistics", rules=("empty-table-header",))
     shot(page, "statistics-one-game")
     context.close()
+
+
+def test_a_phone_folds_the_room_panel_into_the_menu(browser: Browser, server: ServerProcess) -> None:
+    with opened(browser, server.url, 1280, 800) as page:
+        create_room(page, 2, {"preset": "oklahoma-big-gin", "target": 50})
+        start_room(page)
+        expect(page.locator("#room")).to_be_visible()  # beside the table on a desktop
+        page.set_viewport_size({"width": 375, "height": 740})
+        expect(page.locator("#room")).to_be_hidden()
+        page.click("#menu-toggle")
+        expect(page.locator("#room")).to_be_visible()
+        for seen in ("#room h2", "#menu-toggle"):
+            assert page.eval_on_selector(seen, UNCOVERED), seen
+        shot(page, "phone-room-menu-375x740", full_page=False)
+        page.click("#menu-toggle")
+        expect(page.locator("#room")).to_be_hidden()
