@@ -31,6 +31,7 @@ system:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \
+	{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } || missing="$$missing nginx"; \
 	if [ -n "$$missing" ]; then \
 	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; fi
 
@@ -44,12 +45,13 @@ unit: $(STAMP) system node_modules/axe-core/axe.min.js
 test: lint typecheck unit
 
 # Benchmarks (not tests): the meld solver and the simple bot beside their OpenSpiel/RLCard
-# peers, the computer players' decision times, okgin.env beside OpenSpiel's gin_rummy, and
-# 200 games over WebSockets.
+# peers, the computer players' decision times, hands per match under each preset, okgin.env
+# beside OpenSpiel's gin_rummy, and 200 games over WebSockets.
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,bench,rl]'
 	$(BIN)/python bench/bench_melds.py
 	$(BIN)/python bench/bench_bots.py
+	$(BIN)/python bench/bench_match_length.py
 	$(BIN)/python bench/bench_env.py
 	$(BIN)/python bench/bench_load.py --games 200 --think 1.0
 	$(BIN)/python bench/bench_game_memory.py --games 20

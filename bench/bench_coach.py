@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
 from okgin.advice import analyse  # noqa: E402
+from okgin.advice.review import review_hand  # noqa: E402
 from okgin.bots import make_player  # noqa: E402
 from okgin.hand import Deal, Hand, play_chance  # noqa: E402
-from okgin.review import review_hand  # noqa: E402
 from okgin.rules import Rules  # noqa: E402
 from okgin.view import SeatView, seat_view  # noqa: E402
 

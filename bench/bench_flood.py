@@ -1,7 +1,11 @@
 """Flood benchmark (not a test): one client floods the server while another plays; the
 player's action-to-acknowledgement p50/p99 with and without the flood, in the same run.
 
-    .venv/bin/python bench/bench_flood.py --moves 300 --rounds 3
+    .venv/bin/python bench/bench_flood.py --moves 300 --rounds 3 [--pin]
+
+With ``--pin`` the server runs on core 0 alone and this benchmark (the flooder and the player)
+on core 1, so that the figures measure what the flood costs the server, not the cores the
+flooder and the server would otherwise share.
 
 The floods are those a hostile page could send: `new` messages, hints, and frames of 16 KB
 garbage, each as fast as the server reads them, for as long as the player plays. The server
@@ -122,8 +126,14 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300, help="the player's moves under each flood")
     parser.add_argument("--rounds", type=int, default=3,
                         help="the floods take turns in this many rounds, so each meets the same machine load")
+    parser.add_argument("--pin", action="store_true",
+                        help="the server on core 0, the clients on core 1 (sched_setaffinity)")
     args = parser.parse_args()
     server = ServerProcess(Path(tempfile.mkdtemp()) / "flood.db").start()
+    if args.pin:
+        assert server.process is not None
+        pin(server.process.pid, {0})
+        pin(os.getpid(), {1})
     latencies: dict[str, list[float]] = {name: [] for name in FLOODS}
     seen = {name: Flooded() for name in FLOODS}
     try:
@@ -145,6 +155,12 @@ def main() -> None:
         p50, p99, f = statistics.median(values) * 1000, _p99(values), seen[name]
         print(f"{name:22} {len(values):5d} {p50:7.1f} {p99:7.1f} {p99 / peer:8.2f} {f.sent:8d} "
               f"{f.refused:8d} {f.closed:3d}/{f.connections:<3d}")
+
+
+def pin(pid: int, cores: set[int]) -> None:
+    """Every thread of ``pid`` on ``cores`` (threads made later inherit it from their maker)."""
+    for thread in os.listdir(f"/proc/{pid}/task"):
+        os.sched_setaffinity(int(thread), cores)
 
 
 def _p99(values: list[float]) -> float:

@@ -19,8 +19,8 @@ import tracemalloc
 
 from okgin.bots import make_player, memo
 from okgin.rules import preset
-from okgin.server.games import Game
-from okgin.server.storage import Store
+from okgin.server.rooms.games import Game
+from okgin.server.store.storage import Store
 
 NAMES = ("You", "Ruby")
 

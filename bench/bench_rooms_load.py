@@ -1,6 +1,8 @@
 """Rooms load benchmark (not a test): 500 rooms of 2-4 scripted people, on one `okgin serve`
 process or on two behind one address (clients alternate between the two ports: a tiny
-round-robin), state in a throwaway PostgreSQL, events through a throwaway Redis.
+round-robin; or, with ``--nginx``, Debian's nginx running deploy/okgin.conf in front, which
+sends every seat of a room to one process), state in a throwaway PostgreSQL, events through a
+throwaway Redis.
 
 It reports, over the measured seconds:
 - action -> ack: from sending an action to its acknowledgement at the seat that moved (the
@@ -13,6 +15,7 @@ It reports, over the measured seconds:
     nice -n 19 .venv/bin/python bench/bench_rooms_load.py --rooms 500 --processes 1 --think 2
     nice -n 19 .venv/bin/python bench/bench_rooms_load.py --rooms 500 --processes 2 --think 2
     nice -n 19 .venv/bin/python bench/bench_rooms_load.py --rooms 500 --processes 2 --think 0
+    nice -n 19 .venv/bin/python bench/bench_rooms_load.py --rooms 500 --processes 2 --think 2 --nginx
 
 With ``--think 0`` every person moves the instant it may (closed loop): the actions per
 second is then the saturation figure, and latencies are mostly queueing.
@@ -34,9 +37,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from real_servers import Postgres, Redis
+from real_servers import Nginx, Postgres, Redis
 from scripted_client import Client, choose
 from server_process import ServerProcess
+
+NGINX = [False]
+"""Whether the servers are behind nginx (set by ``--nginx``)."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -110,11 +116,18 @@ async def connect(url: str, clock: Clock) -> Seat:
 
 
 async def open_room(urls: list[str], first: int, players: int, clock: Clock) -> list[Seat]:
-    """A room made through one process, each other seat taken through the next (round-robin)."""
+    """A room made through one process, each other seat taken through the next (round-robin).
+    Behind nginx (one URL) the host comes back on the room's own URL, as the page does."""
     host = await connect(urls[first % len(urls)], clock)
     await host.request({"type": "create", "players": players, "name": "Host", "rules": "oklahoma"}, 120)
-    while host.room is None:
+    while host.room is None or host.token is None:
         await host.receive()
+    if len(urls) == 1 and "/ws" in urls[0] and NGINX[0]:
+        room, token = host.room, host.token
+        await host.close()
+        urls = [f"{urls[0]}?room={room}"]
+        host = await connect(urls[0], clock)
+        await host.request({"type": "enter", "room": room, "token": token}, 120)
     seats = [host]
     for seat in range(1, players):
         guest = await connect(urls[(first + seat) % len(urls)], clock)
@@ -169,7 +182,7 @@ async def run(urls: list[str], rooms: int, seconds: float, think: float, pids: l
     for table in tables:
         for seat in table:
             await seat.close()
-    report(clock, rooms, sizes, len(urls), think, opened, seconds, base, loaded, end)
+    report(clock, rooms, sizes, len(pids), think, opened, seconds, base, loaded, end)
     print(f"CPU in the measured {seconds:.0f} s: servers {cpu[0]:.1f} s "
           f"({cpu[0] * 1000 / max(1, len(clock.acks)):.2f} ms per acknowledged action), "
           f"the clients {cpu[1]:.1f} s, on 2 cores shared with other work")
@@ -199,7 +212,8 @@ def pct(values: list[float], q: float) -> float:
 def report(clock: Clock, rooms: int, sizes: list[int], processes: int, think: float, opened: float,
            elapsed: float, base: int, loaded: int, end: int) -> None:
     print(f"{rooms} rooms ({sizes.count(2)} of 2, {sizes.count(3)} of 3, {sizes.count(4)} of 4 seats, "
-          f"{sum(sizes)} people), {processes} process(es), think {think} s; opened in {opened:.1f} s, "
+          f"{sum(sizes)} people), {processes} process(es){' behind nginx' if NGINX[0] else ''}, "
+          f"think {think} s; opened in {opened:.1f} s, "
           f"measured {elapsed:.1f} s")
     print(f"actions acknowledged: {len(clock.acks)} ({len(clock.acks) / elapsed:.0f}/s); "
           f"errors: {len(clock.errors)} {sorted(set(clock.errors))[:3]}")
@@ -219,13 +233,19 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, choices=(1, 2))
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds a person waits before moving")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the rooms play")
+    parser.add_argument("--nginx", action="store_true",
+                        help="put Debian's nginx with deploy/okgin.conf in front (its per-address "
+                             "limits lifted: every scripted player comes from 127.0.0.1)")
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # ~1,500 sockets each side, servers inherit it
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     postgres, redis = Postgres().start(), Redis().start()
     servers: list[ServerProcess] = []
+    front: Nginx | None = None
 
     def stop_all(*_: object) -> None:  # on ^C or SIGTERM: no server outlives the benchmark
+        if front is not None:
+            front.stop()
         for server in servers:
             server.stop()
         redis.stop()
@@ -240,8 +260,15 @@ def main() -> None:
             for n in range(args.processes):
                 servers.append(ServerProcess(Path(tmp) / f"unused{n}.db", extra=shared).start())
             pids = [server.process.pid for server in servers if server.process is not None]
-            asyncio.run(run([s.ws_url for s in servers], args.rooms, args.seconds, args.think, pids))
+            urls = [s.ws_url for s in servers]
+            if args.nginx:
+                NGINX[0] = True
+                front = Nginx([s.port for s in servers], address_limits=False).start()
+                urls = [front.url.replace("http://", "ws://") + "/ws"]
+            asyncio.run(run(urls, args.rooms, args.seconds, args.think, pids))
     finally:
+        if front is not None:
+            front.stop()
         for server in servers:
             server.stop()
         redis.stop()

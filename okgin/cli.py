@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from okgin.cards import parse_cards
 from okgin.errors import OkginError
@@ -106,7 +106,7 @@ def _hand_line(number: int, hand: dict[str, Any], players: Sequence[str], workin
 
 
 def _cmd_coach(args: argparse.Namespace) -> int:
-    from okgin.review import review_json, review_match, review_text
+    from okgin.advice.review import review_json, review_match, review_text
 
     match, players = replay_text(_read(args.file))
     if args.seat is not None and not 0 <= args.seat < match.rules.players:
@@ -141,10 +141,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from okgin.server import create_app
-    from okgin.server.limits import NO_ADDRESS_LIMITS
+    from okgin.server.wire.limits import NO_ADDRESS_LIMITS
 
     if args.broker:  # an unreachable Redis stops here in one line, not in uvicorn's lifespan
-        from okgin.server.redis_broker import check_broker
+        from okgin.server.rooms.redis_broker import check_broker
 
         check_broker(args.broker)
     # A store that cannot be opened stops here too, in one line.
@@ -173,8 +173,25 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from okgin.tournament import tournament_command
+
+    return tournament_command(
+        args.format, args.players, as_json=args.json, entrants=args.entrants, rounds=args.rounds,
+        rules=args.rules, table=args.table, seed=args.seed, jobs=args.jobs, stake=args.stake,
+        split=args.split, budget=args.budget, winner_share=args.winner_share, cutoff=args.cutoff,
+    )
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors in one line (its usage block is what --help is for)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="okgin", description="Oklahoma Gin, done properly.")
+    parser = _Parser(prog="okgin", description="Oklahoma Gin, done properly.")
     commands = parser.add_subparsers(dest="command", required=True)
 
     p = commands.add_parser("analyze", help="least deadwood, melds and best discard of a hand")
@@ -214,6 +231,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-times", action="store_true",
                    help="leave decision times out of the report (a seeded report is then the same every run)")
     p.set_defaults(run=_cmd_sim)
+
+    p = commands.add_parser("tournament", help="a Swiss, knockout or round robin of computer players")
+    p.add_argument("format", help="swiss, knockout or round-robin")
+    p.add_argument("--players", nargs="+", required=True,
+                   help="levels the entrants take in turn, e.g. hard normal simple easy")
+    p.add_argument("--entrants", type=int, default=None, help="how many entrants (default: one per level)")
+    p.add_argument("--rounds", type=int, default=None, help="Swiss rounds (default: log2 of the entrants)")
+    p.add_argument("--rules", default="oklahoma-multiplayer", help="a preset (default: oklahoma-multiplayer)")
+    p.add_argument("--table", type=int, default=2, help="players at a table, 2 to 4 (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the players (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="processes to run (default 1)")
+    p.add_argument("--stake", type=int, default=100,
+                   help="chips each player puts in a match's pool (default 100)")
+    p.add_argument("--split", default="scaled", help="004's pool split: scaled (default) or proportional")
+    p.add_argument("--winner-share", type=int, default=75,
+                   help="the winner's least percent of a pool (default 75)")
+    p.add_argument("--cutoff", type=int, default=50,
+                   help="penalty points behind the winner from which a player gets nothing (default 50)")
+    p.add_argument("--budget", type=int, default=None, help="guessed deals hard searches per look-ahead")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_tournament)
 
     p = commands.add_parser("serve", help="serve the web game (http://127.0.0.1:8000)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")

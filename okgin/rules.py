@@ -177,8 +177,9 @@ PRESETS["oklahoma-multiplayer"] = Rules(
     hand_bonus=0, game_bonus=0, shutout="none", dealer="winner",
     preset="oklahoma-multiplayer",
 )
+# 004 names no knock bonus; 002's 10 makes a knock count toward the target (docs/rules.md, 11).
 PRESETS["oklahoma-reshuffle"] = Rules(
-    spade_double=False, scoring="penalty", gin_bonus=25, undercut_bonus=25,
+    spade_double=False, scoring="penalty", gin_bonus=25, knock_bonus=10, undercut_bonus=25,
     undercut_penalty=25, target=100, hand_bonus=0, game_bonus=0, shutout="none",
     stock_end="reshuffle", preset="oklahoma-reshuffle",
 )
@@ -195,7 +196,8 @@ PRESET_DESCRIPTIONS = {
     "gin 25, knock 10, undercut 20, the others lose their deadwood; game to 100, "
     "the hand winner deals, an ace upcard allows 1 point",
     "oklahoma-reshuffle": "2 to 4 players, the discard pile is reshuffled when the stock "
-    "is down to two cards, penalty scoring, an undercut costs the knocker 25, game to 100",
+    "is down to two cards, penalty scoring: gin 25, knock 10, undercut 25, an undercut costs "
+    "the knocker 25; game to 100",
     "gin": "Standard Gin Rummy: knock with 10 or less, no spade doubling, game to 100",
 }
 

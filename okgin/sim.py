@@ -23,6 +23,7 @@ from okgin.bots.hard import MAX_BUDGET
 from okgin.errors import OkginError
 from okgin.hand import Deal
 from okgin.match import Match
+from okgin.prizes import penalty_points
 from okgin.record import dumps, match_to_record
 from okgin.rules import Rules, preset
 from okgin.runner import play_hand
@@ -77,6 +78,8 @@ class MatchStats:
     """Per hand: the outcome and the entrant who won it (None when void)."""
     times: list[list[float]] = field(default_factory=list)
     """Per entrant: seconds per decision."""
+    penalties: list[int] = field(default_factory=list)
+    """Per entrant: penalty points over the match (``okgin.prizes.penalty_points``)."""
 
 
 class _Timed:
@@ -137,15 +140,18 @@ def _stats(
     for seat, e in enumerate(entrant):
         by_entrant[e] = seat
     hand_points, outcomes = [], []
+    penalties = [0] * n
     for hand in match.hands:
         result = hand.result
         assert result is not None
         hand_points.append([result.points[by_entrant[e]] for e in range(n)])
+        lost = penalty_points(result, match.rules.undercut_penalty)
+        penalties = [penalties[e] + lost[by_entrant[e]] for e in range(n)]
         winner = None if result.winner is None else entrant[result.winner]
         outcomes.append((str(result.outcome), winner))
     scores = [match.final.scores[by_entrant[e]] for e in range(n)]
     return MatchStats(group, rotation, entrant[match.final.winner], scores, hand_points, outcomes,
-                      times)
+                      times, penalties)
 
 
 def _play_group(args: tuple[SimConfig, int]) -> list[MatchStats]:

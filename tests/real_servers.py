@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -162,4 +163,62 @@ class Redis:
 
     def stop(self) -> None:
         _stop(self.process, signal.SIGTERM)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Nginx:
+    """Debian's nginx on a free loopback port, running the shipped deploy/okgin.conf in front of
+    the given okgin ports (the config's own upstream ports and listen port are replaced)."""
+
+    CONFIG = Path(__file__).resolve().parent.parent / "deploy" / "okgin.conf"
+
+    def __init__(self, upstream_ports: list[int], address_limits: bool = True) -> None:
+        found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+        if found is None:
+            raise MissingServer("nginx is not installed: `make test` installs it (apt-get install nginx)")
+        self.binary = found
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="okgin-nginx-"))
+        self.dir.chmod(0o755)  # nginx's workers (user nobody, as root starts them) read from here
+        self.upstream_ports = upstream_ports
+        self.address_limits = address_limits
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def site(self) -> str:
+        """The shipped config with this test's ports."""
+        text = self.CONFIG.read_text()
+        servers = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n"
+                          for port in self.upstream_ports)
+        text = re.sub(r"(?m)^    server 127\.0\.0\.1:\d+ .*\n", "", text)
+        text = text.replace("    keepalive 32;", servers + "    keepalive 32;")
+        if not self.address_limits:  # a benchmark's thousands of players all come from 127.0.0.1
+            text = re.sub(r"(?m)^\s*limit_(conn|req) .*\n", "", text)
+        return text.replace("listen 8000;", f"listen 127.0.0.1:{self.port};")
+
+    def start(self) -> Nginx:
+        (self.dir / "okgin.conf").write_text(self.site())
+        temp = self.dir / "temp"
+        temp.mkdir(mode=0o777)
+        (self.dir / "nginx.conf").write_text(
+            "worker_processes 1;\n"
+            f"pid {self.dir}/nginx.pid;\n"
+            f"error_log {self.dir}/error.log warn;\n"
+            "events { worker_connections 1024; }\n"
+            "http {\n"
+            f"  access_log off;\n"
+            f"  client_body_temp_path {temp}/body; proxy_temp_path {temp}/proxy;\n"
+            f"  fastcgi_temp_path {temp}/fastcgi; uwsgi_temp_path {temp}/uwsgi; scgi_temp_path {temp}/scgi;\n"
+            f"  include {self.dir}/okgin.conf;\n"
+            "}\n")
+        command = [self.binary, "-p", str(self.dir), "-c", str(self.dir / "nginx.conf"), "-g", "daemon off;"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait_for_port(self.port, self.process, "nginx")
+        return self
+
+    def stop(self) -> None:
+        _stop(self.process, signal.SIGQUIT)  # nginx's graceful stop
         shutil.rmtree(self.dir, ignore_errors=True)

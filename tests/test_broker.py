@@ -12,13 +12,14 @@ from scripted_client import run
 
 from okgin.errors import OkginError
 from okgin.rules import preset
-from okgin.server.broker import LocalBroker, make_broker
-from okgin.server.games import Game
-from okgin.server.live import Change, Hall, LiveRoom, Watcher
-from okgin.server.room_store import RoomStore
-from okgin.server.rooms import Room, RoomError
-from okgin.server.storage import Store
-from okgin.server.thinking import Thinking
+from okgin.server.rooms.backends import make_broker
+from okgin.server.rooms.broker import LocalBroker
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.live import Change, Hall, LiveRoom, Watcher
+from okgin.server.rooms.room import Room, RoomError
+from okgin.server.rooms.thinking import Thinking
+from okgin.server.store.room_store import RoomStore
+from okgin.server.store.storage import Store
 
 
 def test_local_broker_delivers_in_order_and_survives_a_failing_subscriber() -> None:

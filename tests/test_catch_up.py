@@ -10,8 +10,8 @@ from typing import Any
 from okgin.hand import play_chance
 from okgin.record import replay
 from okgin.rules import preset
-from okgin.server.catch_up import catch_up
-from okgin.server.games import Game
+from okgin.server.rooms.catch_up import catch_up
+from okgin.server.rooms.games import Game
 
 NAMES = ["A", "B", "C"]
 

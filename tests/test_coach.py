@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from okgin.actions import Discard, Draw, Pass, Take
+from okgin.advice.tips import advice, hint
 from okgin.cards import DECK, Card, parse_cards
-from okgin.coach import advice, hint
 from okgin.hand import Deal, Hand
 from okgin.rules import Rules
 from okgin.view import seat_view

@@ -20,11 +20,11 @@ from okgin.hand import play_chance
 from okgin.match import Match
 from okgin.record import match_to_record
 from okgin.rules import Rules
-from okgin.server import results
-from okgin.server.charts import bar_chart, line_chart
-from okgin.server.results import rows_of
-from okgin.server.stats_page import stats_body
-from okgin.server.storage import Store
+from okgin.server.coach import statistics
+from okgin.server.coach.charts import bar_chart, line_chart
+from okgin.server.coach.statistics import rows_of
+from okgin.server.coach.statistics_page import stats_body
+from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 40}
 RECORDS = Path(__file__).parent / "records"
@@ -138,7 +138,7 @@ def seed_games(db: Path, count: int) -> list[str]:
         game = f"seeded-{seed}"
         store.create(game, ["simple"], record)
         store.save(game, record, winner=0, scores=(1, 0))
-        results.record_finished(store.engine, game, record)
+        statistics.record_finished(store.engine, game, record)
         ids.append(game)
     store.close()
     return ids
@@ -153,10 +153,10 @@ def test_rows_of_a_finished_game_are_the_persons(tmp_path: Path) -> None:
         assert row.mistakes is not None and 0 <= row.mistakes <= 3
         assert hand["dealer"] in (0, 1)
     store = Store(f"sqlite:///{tmp_path / 'r.db'}")
-    results.create(store.engine)
-    results.write(store.engine, rows)
-    results.write(store.engine, rows)  # a game is written once
-    assert len(results.read(store.engine)) == len(rows)
+    statistics.create(store.engine)
+    statistics.write(store.engine, rows)
+    statistics.write(store.engine, rows)  # a game is written once
+    assert len(statistics.read(store.engine)) == len(rows)
     store.close()
 
 

@@ -10,7 +10,7 @@ import re
 from okgin.bots import make_player
 from okgin.cards import DECK
 from okgin.rules import preset
-from okgin.server.games import Game
+from okgin.server.rooms.games import Game
 
 GAMES = 500
 PRESETS = ("oklahoma", "oklahoma-multiplayer", "oklahoma-reshuffle", "gin")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from okgin.rules import preset
-from okgin.server.howto import how_to_play
+from okgin.server.pages.howto import how_to_play
 
 
 def knocking(rules_name: str, players: int) -> str:

@@ -13,7 +13,7 @@ ENGINE = [
     "cards", "melds", "rules", "actions", "hand", "match", "record", "view", "layoffs", "scoring",
     "errors",
 ]
-FORBIDDEN = ("okgin.server", "okgin.cli", "okgin.bots", "okgin.runner", "okgin.terminal", "okgin.coach",
+FORBIDDEN = ("okgin.server", "okgin.cli", "okgin.bots", "okgin.runner", "okgin.terminal", "okgin.advice",
              "okgin.sim")
 
 
@@ -66,12 +66,22 @@ def test_arrows_run_one_way(module):
             assert ORDER.index(parts[1]) < place, f"okgin/{module}.py imports okgin.{parts[1]}"
 
 
-@pytest.mark.parametrize("module", ["advice/__init__", "advice/analysis", "advice/discards", "advice/outs",
-                                    "advice/suggest", "advice/alerts", "advice/words", "advice/worlds",
-                                    "review", "steps"])
+@pytest.mark.parametrize("module", [*sorted(f"advice/{p.stem}" for p in (PACKAGE / "advice").glob("*.py")),
+                                    "steps"])
 def test_the_coach_is_engine_code_without_the_web(module):
     """The coach reads views and uses the players' inference, but knows nothing of the server."""
     for name in imports_of(module):
         assert not name.startswith(("okgin.server", "okgin.cli", "okgin.terminal", "starlette")), name
         top = name.split(".")[0]
         assert top in ("okgin", "__future__") or top in sys.stdlib_module_names, name
+
+
+@pytest.mark.parametrize("module", ["prizes", "pairing"])
+def test_prizes_and_pairing_are_pure_logic_beside_the_engine(module):
+    """Used by the command line and the server alike: the engine and the standard library only."""
+    for name in imports_of(module):
+        top = name.split(".")[0]
+        if top == "okgin":
+            assert name.split(".")[1] in ENGINE, f"okgin/{module}.py imports {name}"
+        else:
+            assert top in sys.stdlib_module_names or top == "__future__", f"okgin/{module}.py imports {name}"

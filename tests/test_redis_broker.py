@@ -11,7 +11,7 @@ import pytest
 from real_servers import Redis, free_port
 from scripted_client import run
 
-from okgin.server.redis_broker import RESYNC, BrokerError, RedisBroker, check_broker
+from okgin.server.rooms.redis_broker import RESYNC, BrokerError, RedisBroker, check_broker
 
 
 class Heard:

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from okgin.advice.review import MISTAKE, review_hand, review_json, review_match
 from okgin.bots import make_player
 from okgin.cli import main
 from okgin.errors import OkginError
 from okgin.hand import Deal, Hand, play_chance
 from okgin.match import Match
 from okgin.record import loads, replay_text
-from okgin.review import MISTAKE, review_hand, review_json, review_match
 from okgin.rules import Rules
 
 RECORDS = Path(__file__).parent / "records"

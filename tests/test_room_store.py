@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from okgin.rules import preset
-from okgin.server.games import Game
-from okgin.server.room_store import Conflict, GameWrite, RoomStore
-from okgin.server.rooms import Room
-from okgin.server.seats import matches
-from okgin.server.storage import Store
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.room import Room
+from okgin.server.rooms.seats import matches
+from okgin.server.store.room_store import Conflict, GameWrite, RoomStore
+from okgin.server.store.storage import Store
 
 
 def solo_room(tmp_path: Path) -> tuple[Store, RoomStore, Game, Room, str]:

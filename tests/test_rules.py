@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from okgin.bots import make_player
 from okgin.cards import parse_card
 from okgin.errors import RulesError
+from okgin.match import Match
 from okgin.rules import PRESET_NAMES, PRESETS, Rules, preset
+from okgin.runner import play_match
+from okgin.sim import SimConfig, run
 
 
 def test_the_defaults_are_our_oklahoma_rules():
@@ -28,12 +34,38 @@ def test_presets():
     assert multi.multiplier_for(parse_card("6S")) == 1
     reshuffle = PRESETS["oklahoma-reshuffle"]
     assert (reshuffle.stock_end, reshuffle.undercut_penalty) == ("reshuffle", 25)
-    assert reshuffle.scoring == "penalty"
+    assert (reshuffle.scoring, reshuffle.knock_bonus) == ("penalty", 10)
     assert PRESETS["oklahoma-big-gin"].big_gin_bonus == 31
     assert PRESETS["oklahoma-big-gin"].shutout == "double-score"
     assert PRESETS["gin"].knock_limit == 10
     for name in PRESET_NAMES:
         assert preset(name).preset == name
+
+
+def _hands_per_match(name: str, players: int) -> float:
+    """Mean hands per match of ``players`` simple seats under preset ``name`` (seeded)."""
+    rules = preset(name).replace(players=players)
+    config = SimConfig(("simple",) * players, 2 * players, rules, seed=0, max_hands=1000, timing=False)
+    results = run(config)
+    return sum(len(stats.hand_points) for stats in results) / len(results)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_reshuffle_match_ends_in_about_as_many_hands_as_a_multiplayer_one(players):
+    # Issue 14: with no knock bonus only gins and undercuts counted toward 004's target, and
+    # four simple players needed about 90 hands to reach 100 (002's table: about 45).
+    reshuffle = _hands_per_match("oklahoma-reshuffle", players)
+    multiplayer = _hands_per_match("oklahoma-multiplayer", players)
+    assert reshuffle <= 1.25 * multiplayer, (reshuffle, multiplayer)
+
+
+def test_a_reshuffle_room_to_5_ends_with_the_first_hand_anyone_wins():
+    # Issue 14: a 4-seat room with target 5 ran 63 hands; a successful knock now scores 10.
+    rules = preset("oklahoma-reshuffle").replace(players=4, target=5)
+    players = [make_player("simple", random.Random(seat)) for seat in range(4)]
+    match = play_match(players, Match(rules), random.Random(0))  # its first hand is a knock
+    assert [str(h.result.outcome) for h in match.hands[:-1]] == ["void"] * (len(match.hands) - 1)
+    assert match.hands[-1].result.outcome in ("knock", "gin", "undercut")
 
 
 def test_cards_each():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from real_servers import Postgres, free_port
 
-from okgin.server.storage import StorageError, Store, VersionConflict
+from okgin.server.store.storage import StorageError, Store, VersionConflict
 
 RECORD = {"format": "okgin/1", "rules": "oklahoma", "players": ["You", "Ruby"], "hands": []}
 

@@ -14,12 +14,9 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from okgin.server.broker import make_broker
-from okgin.server.coach_routes import coach_routes
-from okgin.server.headers import SecurityHeaders
-from okgin.server.limits import Limiter, Limits
-from okgin.server.live import Hall
-from okgin.server.pages import (
+from okgin.server.coach.routes import coach_routes
+from okgin.server.pages.health import healthz
+from okgin.server.pages.site import (
     STATIC,
     history_page,
     howto_page,
@@ -27,10 +24,15 @@ from okgin.server.pages import (
     record_download,
     rules_api,
 )
-from okgin.server.room_store import RoomStore
-from okgin.server.sockets import Settings, game_socket
-from okgin.server.storage import DEFAULT_URL, StorageError, Store
-from okgin.server.thinking import Thinking
+from okgin.server.rooms.backends import make_broker, make_presence
+from okgin.server.rooms.live import PROCESS, Hall
+from okgin.server.rooms.thinking import Thinking
+from okgin.server.store.room_store import RoomStore
+from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
+from okgin.server.wire.headers import SecurityHeaders
+from okgin.server.wire.limits import Limiter, Limits
+from okgin.server.wire.metrics import Metrics, metrics_page
+from okgin.server.wire.sockets import Settings, game_socket
 
 log = logging.getLogger("okgin.server")
 
@@ -50,16 +52,20 @@ def create_app(
     store = Store(db_url)
     broker = make_broker(broker_url)
     thinking = Thinking()
-    hall = Hall(RoomStore(store), broker, thinking)
+    presence = make_presence(broker_url, PROCESS)
+    hall = Hall(RoomStore(store), broker, thinking, presence)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await broker.start()
         sweeper = asyncio.create_task(_sweep(hall, idle_hours)) if idle_hours else None
+        keeper = asyncio.create_task(hall.keep_presence())
         yield
+        keeper.cancel()
         if sweeper is not None:
             sweeper.cancel()
         await broker.close()
+        await presence.close()
         thinking.close()
         store.close()
 
@@ -71,12 +77,15 @@ def create_app(
         Route("/history", history_page),
         Route("/games/{game}/record", record_download),
         Route("/api/rules", rules_api),
+        Route("/healthz", healthz),
+        Route("/metrics", metrics_page),
         *coach_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.store = store
     app.state.hall = hall
+    app.state.metrics = Metrics(lambda: len(hall))
     app.state.limiter = Limiter(limits)
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
     return app

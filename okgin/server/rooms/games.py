@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from okgin.actions import PlayerAction, parse_action
-from okgin.coach import advice
+from okgin.advice.tips import advice
 from okgin.errors import IllegalActionError
 from okgin.hand import Hand, play_chance
 from okgin.match import Match
 from okgin.record import deal_to_json, record_head, replay
 from okgin.rules import Rules
-from okgin.server.protocol import (
+from okgin.server.wire.protocol import (
     ProtocolError,
     advice_json,
     final_json,

@@ -28,7 +28,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from okgin.errors import OkginError
-from okgin.server.broker import Subscribers
+from okgin.server.rooms.broker import Subscribers
 
 log = logging.getLogger("okgin.server")
 

@@ -19,11 +19,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
-from okgin.server.games import Game
-from okgin.server.headers import origin_allowed
-from okgin.server.limits import ConnectionLimits, Limiter, RateLimited
-from okgin.server.live import Change, Hall, LiveRoom, Watcher
-from okgin.server.protocol import (
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.live import Change, Hall, LiveRoom, Watcher
+from okgin.server.rooms.room import PHRASES, Phase, Room, RoomError
+from okgin.server.store.storage import StorageError
+from okgin.server.wire.headers import origin_allowed
+from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
+from okgin.server.wire.metrics import Metrics
+from okgin.server.wire.protocol import (
     Message,
     ProtocolError,
     error_json,
@@ -33,8 +36,6 @@ from okgin.server.protocol import (
     seed_field,
     text_field,
 )
-from okgin.server.rooms import PHRASES, Phase, Room, RoomError
-from okgin.server.storage import StorageError
 
 log = logging.getLogger("okgin.server")
 CREATES = frozenset({"new", "create"})
@@ -73,9 +74,11 @@ class Connection:
         self._last_id: int | None = None
         self._refused = 0
         self._malformed = 0
+        self.metrics: Metrics = websocket.app.state.metrics
 
     async def run(self) -> None:
         writer = asyncio.create_task(self._write())
+        self.metrics.connections.inc()
         try:
             while True:
                 received = await self.websocket.receive()
@@ -87,6 +90,7 @@ class Connection:
         except WebSocketDisconnect:
             pass
         finally:
+            self.metrics.connections.dec()
             await self._leave()
             self.outbox.put_nowait(None)
             with contextlib.suppress(Exception):
@@ -113,6 +117,7 @@ class Connection:
 
     async def _handle(self, text: Any) -> None:
         ident: int | None = None
+        arrived = time.perf_counter()
         try:
             limited = self.limits.message()
             try:
@@ -127,16 +132,25 @@ class Connection:
                 raise limited  # refused, but answered with its id so the page knows which
             self._check_id(ident)
             await self._dispatch(message)
+            if message.type in ("act", "next"):
+                self.metrics.acted(time.perf_counter() - arrived)
         except RateLimited as error:  # a page that keeps sending past a limit is flooding: see ``run``
             self._refused += 1
+            self.metrics.refused("rate_limited")
             self.outbox.put_nowait(error_json(str(error), ident))
         except StorageError as error:  # the store, not the page, failed: one line in the log too
             log.warning("%s", error)
+            self.metrics.refused("storage")
+            self.outbox.put_nowait(error_json(str(error), ident))
+        except ProtocolError as error:
+            self.metrics.refused("malformed")
             self.outbox.put_nowait(error_json(str(error), ident))
         except OkginError as error:
+            self.metrics.refused("refused")
             self.outbox.put_nowait(error_json(str(error), ident))
         except Exception:  # never a traceback to the page; the server keeps running
             log.exception("error handling a message")
+            self.metrics.refused("server_error")
             self.outbox.put_nowait(error_json("the server could not do that", ident))
 
     def _check_id(self, ident: int | None) -> None:
@@ -358,6 +372,7 @@ async def game_socket(websocket: WebSocket) -> None:
     origin = websocket.headers.get("origin")
     await websocket.accept()
     if not origin_allowed(origin, websocket.headers.get("host"), settings.origins):
+        state.metrics.refused("origin")
         await websocket.close(1008, f"cross-site origin {origin[:60] if origin else ''} is not allowed")
         return
     limiter: Limiter = state.limiter
@@ -365,6 +380,7 @@ async def game_socket(websocket: WebSocket) -> None:
     try:
         limits = limiter.for_connection(address)
     except RateLimited as error:  # closed before anything it sends is read
+        state.metrics.refused("connections")
         await websocket.close(1008, str(error))
         return
     await Connection(websocket, state.hall, limits, settings).run()

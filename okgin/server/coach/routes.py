@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, Route
 
-from okgin.server.coach_pages import replay_data, replay_page, replay_upload, review_page
-from okgin.server.stats_page import stats_page
+from okgin.server.coach.pages import replay_data, replay_page, replay_upload, review_page
+from okgin.server.coach.statistics_page import stats_page
 
 
 def coach_routes() -> list[BaseRoute]:

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from okgin.advice import Analysis, analyse
+from okgin.advice.review import review_hand, review_json
 from okgin.hand import Hand
-from okgin.review import review_hand, review_json
-from okgin.server.protocol import cards, notation
+from okgin.server.wire.protocol import cards, notation
 from okgin.view import SeatView
 
 

@@ -71,15 +71,3 @@ class LocalBroker(Subscribers):
     async def close(self) -> None:
         self._subscribers.clear()
         await asyncio.sleep(0)
-
-
-def make_broker(url: str | None) -> Broker:
-    """The broker for ``url``: None for this process alone, ``redis://…`` for several."""
-    if not url:
-        return LocalBroker()
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        from okgin.server.redis_broker import RedisBroker
-
-        broker: Broker = RedisBroker(url)
-        return broker
-    raise ValueError(f"unknown broker {url!r}: use redis://host:port")

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from okgin.match import Match
-from okgin.server.coach_json import advice_message, hint_message, review_message
-from okgin.server.protocol import Message, ProtocolError
+from okgin.server.coach.advice_json import advice_message, hint_message, review_message
+from okgin.server.wire.protocol import Message, ProtocolError
 
 Work = Callable[[], dict[str, Any]]
 

@@ -17,10 +17,10 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from okgin.errors import OkginError
 from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
-from okgin.server.coach_pages import history_links
-from okgin.server.howto import how_to_play
-from okgin.server.jsonbound import JSONBoundError, loads
-from okgin.server.storage import Store
+from okgin.server.coach.pages import history_links
+from okgin.server.pages.howto import how_to_play
+from okgin.server.store.storage import Store
+from okgin.server.wire.jsonbound import JSONBoundError, loads
 
 STATIC = Path(__file__).parent / "static"
 

@@ -29,8 +29,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection
 
-from okgin.server.rooms import Room
-from okgin.server.storage import (
+from okgin.server.rooms.room import Room
+from okgin.server.store.storage import (
     Store,
     compact_json,
     games_table,

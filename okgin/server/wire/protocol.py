@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from okgin.actions import Action, Knock
+from okgin.advice.tips import Advice
 from okgin.cards import DECK, Card
-from okgin.coach import Advice
 from okgin.errors import OkginError
 from okgin.hand import Hand, HandResult
 from okgin.match import FinalTally
 from okgin.melds import Arrangement, arrangement_of_mask, best_discard_of_mask, deadwood_of_mask
 from okgin.rules import Rules
-from okgin.server.jsonbound import JSONBoundError, loads
+from okgin.server.wire.jsonbound import JSONBoundError, loads
 from okgin.view import PublicView, SeatView
 
 MAX_MESSAGE = 16_384

@@ -10,11 +10,11 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from okgin.advice.review import review_hand, review_text
 from okgin.errors import OkginError
 from okgin.record import loads, replay
-from okgin.review import review_hand, review_text
-from okgin.server.results import PERSON
-from okgin.server.storage import Store, StoredGame
+from okgin.server.coach.statistics import PERSON
+from okgin.server.store.storage import Store, StoredGame
 from okgin.steps import game_steps
 
 MAX_UPLOAD = 2_000_000

@@ -12,7 +12,10 @@
   const TOKEN_KEY = "okgin.token";  // this browser's seat token for its game against the computer
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws`);
+    // The room or game in the URL lets a proxy send every page of one room to one process.
+    const room = (location.pathname.match(/^\/r\/([^/]+)/) || [])[1], game = localStorage.getItem(GAME_KEY);
+    const route = room ? `?room=${encodeURIComponent(room)}` : game ? `?game=${encodeURIComponent(game)}` : "";
+    socket = new WebSocket(`${scheme}://${location.host}/ws${route}`);
     socket.addEventListener("open", () => {
       // room.js (a room's page, /r/<code>) opens the room itself; hooks: docs/web.md.
       document.dispatchEvent(new CustomEvent("okgin:open", { detail: { send } }));

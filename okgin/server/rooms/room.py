@@ -16,7 +16,7 @@ from typing import Any
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
-from okgin.server.seats import new_token, seat_of
+from okgin.server.rooms.seats import new_token, seat_of
 
 PHRASES = ("Good game", "Nice!", "Oops", "Hurry up")
 LEVELS = ("easy", "normal", "hard")
@@ -70,6 +70,9 @@ class Room:
     version: int = 0
     games: list[str] = field(default_factory=list)
     away_grace: float = AWAY_GRACE
+    deadline: float | None = None
+    """With a turn timer: when the person to act runs out of time (Unix time), the same for
+    every process, so that no arrival or reconnection anywhere gives more time."""
 
     # -- making one ----------------------------------------------------------------------
 
@@ -204,13 +207,15 @@ class Room:
         """Everything but ``version`` and ``code`` (their own columns), as JSON-ready data."""
         return {"rules": self.rules.to_json(), "seats": [asdict(seat) for seat in self.seats],
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
-                "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace}
+                "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
+                "deadline": self.deadline}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
         return cls(code, Rules.from_json(data["rules"]), [Seat(**seat) for seat in data["seats"]],
                    data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
-                   version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)))
+                   version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
+                   data.get("deadline"))
 
 
 def new_code() -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import random
@@ -24,16 +25,17 @@ import anyio.to_thread
 from okgin.actions import PlayerAction
 from okgin.bots import Player
 from okgin.errors import OkginError
-from okgin.server import results
-from okgin.server.broker import Broker
-from okgin.server.catch_up import catch_up
-from okgin.server.coach_socket import coach_work
-from okgin.server.games import Game
-from okgin.server.protocol import Message
-from okgin.server.room_store import Conflict, GameWrite, RoomStore
-from okgin.server.rooms import Phase, Room, RoomError
-from okgin.server.storage import StorageError
-from okgin.server.thinking import Thinking, computer_player
+from okgin.server.coach import statistics
+from okgin.server.coach.answers import coach_work
+from okgin.server.rooms.broker import Broker
+from okgin.server.rooms.catch_up import catch_up
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.presence import REFRESH, LocalPresence, Presence
+from okgin.server.rooms.room import Phase, Room, RoomError
+from okgin.server.rooms.thinking import Thinking, computer_player
+from okgin.server.store.room_store import Conflict, GameWrite, RoomStore
+from okgin.server.store.storage import StorageError
+from okgin.server.wire.protocol import Message
 
 log = logging.getLogger("okgin.server")
 PROCESS = f"{os.getpid()}-{random.getrandbits(32):08x}"
@@ -73,7 +75,6 @@ class LiveRoom:
         self.game = game
         self.watchers: set[Watcher] = set()
         self.lock = asyncio.Lock()
-        self.deadline: float | None = None
         self._pushed = room.version
         self._bots: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
@@ -130,6 +131,8 @@ class LiveRoom:
             raise
         if not change.save:
             return change
+        if change.game:
+            self.room.deadline = self._deadline()
         try:
             self.hall.rooms.save(self.room, self._game_write(change) if change.game else None)
         except Conflict:
@@ -152,7 +155,7 @@ class LiveRoom:
         the game no longer changes, and nobody waits for them)."""
         engine, names = self.hall.store.engine, list(self.room.names)
         asyncio.get_running_loop().run_in_executor(
-            None, lambda: results.record_finished(engine, game.id, game.record(names)))
+            None, lambda: statistics.record_finished(engine, game.id, game.record(names)))
 
     def _behind(self) -> bool:
         """True when the stored room is newer than ours (only asked after a refusal)."""
@@ -228,7 +231,7 @@ class LiveRoom:
 
     def room_frame(self, seat: int | None) -> dict[str, Any]:
         frame = self.room.public(seat)
-        frame["deadline"] = self.deadline
+        frame["deadline"] = self.room.deadline if self._turn() is not None else None
         return frame
 
     async def show(self, watcher: Watcher) -> None:
@@ -256,6 +259,8 @@ class LiveRoom:
 
     async def attach(self, watcher: Watcher) -> None:
         self.watchers.add(watcher)
+        if watcher.seat is not None:
+            await self._hold([watcher.seat])
         try:
             stored = await anyio.to_thread.run_sync(self.hall.rooms.version, self.room.code)
         except StorageError as error:  # show what we hold; the next change reads the store anyway
@@ -288,14 +293,45 @@ class LiveRoom:
         self.watchers.discard(watcher)
         seat = watcher.seat
         still_here = any(other.seat == seat for other in self.watchers)
-        if seat is not None and not still_here and self.room.seats[seat].kind == "person":
-            now = time.time()
-            # If the room moved on or was removed, whoever is here sees it anyway.
-            with contextlib.suppress(OkginError):
-                await self.commit(lambda: self._went_away(seat, now))
+        if seat is not None and not still_here:
+            with contextlib.suppress(Exception):  # Redis down: the mark runs out by itself
+                await self.hall.presence.release(self.room.code, seat)
+            await self.mark_away()
         self.hall.forget_if_idle(self)
 
+    async def _hold(self, seats: list[int]) -> None:
+        try:
+            await self.hall.presence.hold(self.room.code, seats)
+        except Exception as error:  # Redis down: our seats count as held by us alone meanwhile
+            log.warning("room %s: could not mark who is here: %s", self.room.code, error)
+
+    async def keep_presence(self) -> None:
+        """Mark the seats our connections hold, then mark away the people nobody holds."""
+        await self._hold(sorted({w.seat for w in self.watchers if w.seat is not None}))
+        await self.mark_away()
+
+    async def mark_away(self) -> None:
+        """Mark away each person whose seat no connection holds, in this process or another."""
+        seats = self.room.seats
+        present = [i for i, seat in enumerate(seats) if seat.kind == "person" and seat.away_since is None]
+        if not present:
+            return
+        here = {w.seat for w in self.watchers}
+        try:
+            held = await self.hall.presence.held(self.room.code) | here
+        except Exception as error:  # Redis down: judge by our own connections only
+            log.warning("room %s: could not read who is here: %s", self.room.code, error)
+            held = here
+        now = time.time()
+        for seat in present:
+            if seat not in held:
+                # If the room moved on or was removed, whoever is here sees it anyway.
+                with contextlib.suppress(OkginError):
+                    await self.commit(functools.partial(self._went_away, seat, now))
+
     def _went_away(self, seat: int, now: float) -> Change:
+        if self.room.seats[seat].kind != "person" or self.room.seats[seat].away_since is not None:
+            return Change(save=False)  # marked by another process meanwhile
         self.room.went_away(seat, now)
         return Change("away")
 
@@ -351,23 +387,28 @@ class LiveRoom:
             self.room.finish()
         return Change(str(action).strip(), game=True)
 
+    def _deadline(self) -> float | None:
+        """A new turn's deadline, saved with the move that starts the turn (None: no timer)."""
+        return time.time() + self.room.timer if self.room.timer and self._turn() is not None else None
+
     def _arm_timer(self) -> None:
         """With a turn timer, a person who lets it run out has that one move made for them.
 
-        Armed once per turn: a later call for the same turn (someone entering the room, a
-        frame shown again) leaves the deadline alone, so nobody's arrival gives more time."""
+        The deadline is the room's, saved with the move that began the turn, so every process
+        serving the room waits for the same moment (the first to act wins; the others' moves
+        are then out of date). Armed once per turn: a later call for the same turn (someone
+        entering the room, a frame shown again) leaves it alone."""
         turn = self._turn()
         if turn is not None and turn == self._timed and self._timer is not None and not self._timer.done():
             return
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.deadline, self._timed = None, turn
-        timer = self.room.timer
-        if turn is None or timer is None:
+        self._timed = turn
+        deadline = self.room.deadline
+        if turn is None or deadline is None:
             return
-        self.deadline = time.time() + timer
-        self._timer = asyncio.get_running_loop().create_task(self._time_out(turn, timer))
+        self._timer = asyncio.get_running_loop().create_task(self._time_out(turn, deadline))
 
     def _turn(self) -> tuple[str, int, tuple[int, int]] | None:
         """The person's turn a timer would run for: (game, seat, moves), or None."""
@@ -379,8 +420,8 @@ class LiveRoom:
             return None
         return game.id, seat, game.moves
 
-    async def _time_out(self, turn: tuple[str, int, tuple[int, int]], timer: float) -> None:
-        await asyncio.sleep(timer)
+    async def _time_out(self, turn: tuple[str, int, tuple[int, int]], deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
         game, (_, seat, moves) = self.game, turn
         if game is None or self._turn() != turn:
             return  # the person moved in time (or the game moved on another way)
@@ -394,11 +435,14 @@ class LiveRoom:
 class Hall:
     """Every live room of this process, loaded from the store on first use."""
 
-    def __init__(self, rooms: RoomStore, broker: Broker, thinking: Thinking) -> None:
+    def __init__(
+        self, rooms: RoomStore, broker: Broker, thinking: Thinking, presence: Presence | None = None,
+    ) -> None:
         self.rooms = rooms
         self.store = rooms.store
         self.broker = broker
         self.thinking = thinking
+        self.presence: Presence = presence or LocalPresence()
         self._live: dict[str, LiveRoom] = {}
 
     def __len__(self) -> int:
@@ -444,6 +488,16 @@ class Hall:
         if live.idle and self._live.get(live.room.code) is live:
             del self._live[live.room.code]
             self.broker.unsubscribe(live.channel, live.on_message)
+
+    async def keep_presence(self) -> None:
+        """For ever: every REFRESH seconds, mark who is here in every room we serve."""
+        while True:
+            await asyncio.sleep(REFRESH)
+            for live in list(self._live.values()):
+                try:
+                    await live.keep_presence()
+                except Exception:
+                    log.exception("room %s: keeping presence failed", live.room.code)
 
     async def sweep(self, idle_seconds: float) -> list[str]:
         """Remove unfinished rooms and games nobody has touched for ``idle_seconds`` (a room a

@@ -17,10 +17,10 @@ from typing import Any
 from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, insert, select
 from sqlalchemy.engine import Engine
 
+from okgin.advice.review import review_hand
 from okgin.record import replay
-from okgin.review import review_hand
 from okgin.scoring import Outcome
-from okgin.server.storage import StorageError, storage_errors
+from okgin.server.store.storage import StorageError, storage_errors
 
 log = logging.getLogger("okgin.server")
 

@@ -10,11 +10,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from okgin.scoring import Outcome
-from okgin.server import results
-from okgin.server.charts import bar_chart, line_chart
-from okgin.server.coach_pages import page
-from okgin.server.results import HandRow
-from okgin.server.storage import Store, storage_errors
+from okgin.server.coach import statistics
+from okgin.server.coach.charts import bar_chart, line_chart
+from okgin.server.coach.pages import page
+from okgin.server.coach.statistics import HandRow
+from okgin.server.store.storage import Store, storage_errors
 
 OUTCOMES = [str(o) for o in (Outcome.GIN, Outcome.KNOCK, Outcome.UNDERCUT, Outcome.BIG_GIN, Outcome.VOID)]
 
@@ -29,8 +29,8 @@ async def stats_page(request: Request) -> Response:
 
 def _rows(store: Store) -> list[HandRow]:
     with storage_errors("could not read the statistics"):
-        results.create(store.engine)
-        return results.read(store.engine)
+        statistics.create(store.engine)
+        return statistics.read(store.engine)
 
 
 def _games(rows: Sequence[HandRow]) -> dict[str, list[HandRow]]:

@@ -1,0 +1,1 @@
+"""HTML pages and the page's static files: the table, how to play, history, health."""

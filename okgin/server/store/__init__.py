@@ -1,0 +1,1 @@
+"""Storage: games and rooms in SQL (SQLite or PostgreSQL)."""

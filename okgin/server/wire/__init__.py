@@ -1,0 +1,1 @@
+"""The socket: a table of message types to handlers, messages in, frames out, limits."""

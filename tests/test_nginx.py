@@ -1,0 +1,118 @@
+"""Two `okgin serve` processes behind Debian's nginx running the shipped deploy/okgin.conf:
+a room's players all land on one process (hashing on the room code in the /ws URL); that
+process is SIGKILLed; two players come back through nginx to the other, which marks the third
+away within 15 s (presence through Redis); the host hands that seat to a computer player and
+the game is finished."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from real_servers import Nginx, Postgres, Redis
+from scripted_client import Client, run, take_seat
+from server_process import ServerProcess
+from test_two_processes import Player, play
+
+THREE = {"preset": "oklahoma-multiplayer", "target": 25}
+
+
+@pytest.fixture
+def behind_nginx(tmp_path: Path, postgres: Postgres, redis_server: Redis) -> Iterator[tuple[Any, ...]]:
+    url = postgres.fresh_database()
+    shared = ("--db", url, "--broker", redis_server.url, "--away-seconds", "1")
+    one = ServerProcess(tmp_path / "unused1.db", allow_seeds=True, extra=shared).start()
+    two = ServerProcess(tmp_path / "unused2.db", allow_seeds=True, extra=shared).start()
+    front = Nginx([one.port, two.port]).start()
+    yield one, two, front
+    front.stop()
+    one.stop()
+    two.stop()
+
+
+def connections(server: ServerProcess) -> float:
+    """The WebSocket connections a process holds, read from its own /metrics."""
+    text = httpx.get(f"{server.url}/metrics").text
+    found = re.search(r"^okgin_connections (\S+)$", text, re.MULTILINE)
+    assert found is not None, text[:300]
+    return float(found.group(1))
+
+
+def test_a_room_behind_nginx_outlives_the_process_that_held_it(behind_nginx: tuple[Any, ...]) -> None:
+    one, two, front = behind_nginx
+    ws = front.url.replace("http://", "ws://") + "/ws"
+
+    async def go() -> tuple[dict[str, Any], dict[str, Any]]:
+        maker = await Client.connect(ws)  # no room yet: any process makes it
+        await maker.request({"type": "create", "players": 3, "name": "Ana", "rules": THREE})
+        while maker.room is None or maker.token is None:
+            await maker.receive()
+        room, token = maker.room, maker.token
+        await maker.close()
+        route = f"{ws}?room={room}"
+        host = await Client.connect(route)
+        assert (await host.request({"type": "enter", "room": room, "token": token}))["type"] == "ack"
+        ben = await take_seat(route, room, 1, "Ben")
+        cat = await take_seat(route, room, 2, "Cat")
+        assert (await host.request({"type": "start", "seed": 3}))["type"] == "ack"
+
+        served = httpx.get(f"{front.url}/healthz", params={"room": room}).json()["process"]
+        holder, survivor = (one, two) if one.process.pid == int(served.split("-")[0]) else (two, one)
+        assert holder.process.pid == int(served.split("-")[0])
+        assert (connections(holder), connections(survivor)) == (3, 0), "the room's players were split"
+
+        acked: list[tuple[int, str]] = []
+        tokens = {0: token, 1: ben.token}
+        finals: list[tuple[dict[str, Any], dict[str, Any]]] = []
+
+        async def person(client: Client, comes_back: bool) -> None:
+            try:
+                await play(Player(client, acked))
+                return
+            except (websockets.ConnectionClosed, OSError, TimeoutError):
+                if not comes_back:
+                    return
+            again = await Client.connect(route)  # through nginx, which now sends it to the survivor
+            answer = await again.request({"type": "enter", "room": room, "token": tokens[client.seat or 0]})
+            assert answer["type"] == "ack", answer
+            while again.state is None:
+                await again.receive()
+            if again.seat == 0:
+                await hand_over_the_away_seat(again)
+            await play(Player(again, acked))
+            assert again.state is not None and again.room_state is not None
+            finals.append((again.state, again.room_state))
+
+        async def hand_over_the_away_seat(host: Client) -> None:
+            while not (host.room_state and host.room_state["seats"][2]["away"]):
+                await host.receive(15)
+            away_after.append(time.monotonic() - killed[0])
+            for _ in range(100):  # the away grace is 1 s here: the host asks until it is allowed
+                answer = await host.request({"type": "computer", "seat": 2, "level": "easy"})
+                if answer["type"] == "ack":
+                    return
+                await asyncio.sleep(0.1)
+            raise AssertionError(f"the host could not hand the seat over: {answer}")
+
+        killed: list[float] = []
+        away_after: list[float] = []
+        playing = asyncio.gather(person(host, True), person(ben, True), person(cat, False))
+        while len(acked) < 6:
+            await asyncio.sleep(0.01)
+        await asyncio.to_thread(holder.kill)
+        killed.append(time.monotonic())
+        await asyncio.wait_for(playing, 300)
+        assert away_after and away_after[0] <= 15, f"the third seat was shown away after {away_after} s"
+        assert connections(survivor) == 2
+        return finals[0]
+
+    final, room = run(go())
+    assert final["final"] is not None, "the game did not finish on the surviving process"
+    assert room["seats"][2]["stand_in"] == "easy" and room["seats"][2]["away"], room["seats"][2]
