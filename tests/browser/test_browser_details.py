@@ -70,6 +70,42 @@ def test_end_of_hand_tags_stay_inside_and_uncovered(browser: Browser, server: Se
         shot(page, "end-of-hand-tags", full_page=False)
 
 
+# A knock drawn by Result.render (result.js) from a hand-written result: Ruby knocks, and you lay
+# off the 2 of diamonds at the front of her run, so the raised laid-off card is the first card
+# under the MELD tag.
+LAYOFF_FIRST = """() => {
+  const s = structuredClone(Okgin.state());
+  s.final = null;
+  s.view.result = {outcome: "knock", knocker: 1, winner: 1, points: [0, 24], deadwood: [26, 2],
+    layoffs: [[0, ["2D"]]], knocker_melds: [["2D", "3D", "4D", "5D"], ["KC", "KH", "KS"]],
+    shown: [{melds: [["7C", "8C", "9C"]], unmatched: ["QH", "JS", "6S"]},
+            {melds: [["3D", "4D", "5D"], ["KC", "KH", "KS"]], unmatched: ["2S"]}],
+    working: ["", "26 − 2 = 24"]};
+  Result.render(s);
+  document.getElementById('result').showModal();
+}"""
+TAGS = """() => [...document.querySelectorAll('#result-body .shown .group')].map(g => {
+  const tag = g.querySelector('.tag').getBoundingClientRect(), box = g.getBoundingClientRect();
+  const clear = [...g.querySelectorAll('.card')].every(c => { const r = c.getBoundingClientRect();
+    return r.left >= tag.right || r.right <= tag.left || r.top >= tag.bottom || r.bottom <= tag.top; });
+  const inside = tag.left >= box.left && tag.right <= box.right;
+  return {text: g.getAttribute('aria-label'), inside, clear}; })"""
+
+
+def test_a_laid_off_card_at_the_front_of_a_meld_leaves_its_tag_clear(
+    browser: Browser, server: ServerProcess,
+) -> None:
+    with opened(browser, server.url, 1280, 800) as page:
+        wait_my_move(page)
+        page.evaluate(LAYOFF_FIRST)
+        expect(page.locator("#result-body .card.laid")).to_have_count(1)
+        groups = page.evaluate(TAGS)
+        assert len(groups) == 5, groups
+        for group in groups:
+            assert group["inside"] and group["clear"], group
+        shot(page, "end-of-hand-layoff-first", full_page=False)
+
+
 def test_house_rules_selects_show_their_whole_choice(browser: Browser, server: ServerProcess) -> None:
     for width, height in ((1280, 800), (375, 740)):
         with opened(browser, server.url, width, height) as page:
