@@ -1,10 +1,13 @@
 """Rooms in real browsers: friends join through an invite link and play a game to its end,
 a spectator watches it, a player reloads mid-game and rejoins, an away seat is played by a
-computer and given back, and a rematch keeps the room and its seats."""
+computer and given back, and a rematch keeps the room and its seats. A room is a place you
+stay: each end-of-hand screen stays until its player closes it, New game offers only Leave
+table, lobby errors stand beside their control, and the host sees when a computer may take over."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,22 +15,38 @@ from pathlib import Path
 import pytest
 from browser_play import mouse_turn
 from conftest import new_context
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from server_process import ServerProcess
+from table_helpers import axe
 
 RULES = {"preset": "oklahoma-multiplayer", "target": 10}
 WAIT = 20_000
+AWAY = 4
+"""Seconds a player must be away before the host may let the computer play: the reload test
+waits them out, so they are few (but the button is seen disabled first)."""
+LONG_AWAY = 30
+"""The same for the countdown test, which moves the page's clock instead of waiting."""
 OPENED: list[BrowserContext] = []
 
 
 @pytest.fixture
 def rooms_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "rooms.db", extra=("--away-seconds", "0.5")).start()
+    process = ServerProcess(tmp_path / "rooms.db", extra=("--away-seconds", str(AWAY))).start()
     yield process
     process.stop()
 
 
-def open_page(browser: Browser, url: str, errors: list[str]) -> Page:
+@pytest.fixture
+def patient_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server whose host must wait LONG_AWAY seconds: a countdown that a loaded machine cannot
+    run out before the page shows it (the test moves the page's clock instead of waiting)."""
+    process = ServerProcess(tmp_path / "rooms.db", extra=("--away-seconds", str(LONG_AWAY))).start()
+    yield process
+    process.stop()
+
+
+def open_page(browser: Browser, url: str, errors: list[str], clock: bool = False) -> Page:
+    """A page at ``url``; ``clock``: with Playwright's clock, which a test may move ahead."""
     context = new_context(browser, viewport={"width": 1280, "height": 900})
     OPENED.append(context)
     context.add_init_script(
@@ -36,12 +55,16 @@ def open_page(browser: Browser, url: str, errors: list[str]) -> Page:
     )
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
+    if clock:
+        page.clock.install()
     page.goto(url)
     return page
 
 
-def host_room(browser: Browser, server: ServerProcess, seats: int, errors: list[str]) -> tuple[Page, str]:
-    host = open_page(browser, server.url, errors)
+def host_room(
+    browser: Browser, server: ServerProcess, seats: int, errors: list[str], clock: bool = False,
+) -> tuple[Page, str]:
+    host = open_page(browser, server.url, errors, clock)
     host.click("#play-friends")
     host.fill("#friends-name", "Ann")
     host.select_option("#friends-seats", str(seats))
@@ -61,21 +84,64 @@ def sit(browser: Browser, link: str, seat: int, name: str, errors: list[str]) ->
     return guest
 
 
-def play_together(pages: list[Page], limit: int = 4000) -> None:
-    """Each page plays its own turns by mouse, and presses Next hand, until the game is over."""
+def play_together(pages: list[Page], limit: int = 4000, until: str = "over", also: str = "over") -> None:
+    """Each page plays its own turns by mouse, and the first presses Next hand, until the game
+    is over (``until="hand-over"``: until every page shows the hand's end, pressing nothing;
+    ``also``: or that). One page deals: another's Next hand turns into "Back to the table" when
+    the next hand arrives, perhaps under the click; a pressed Next hand closes its dialog."""
     for _ in range(limit):
         turns = [str(page.evaluate("document.body.dataset.turn || ''")) for page in pages]
-        if all(turn == "over" for turn in turns):
+        if all(turn == until for turn in turns) or all(turn == also for turn in turns):
             return
         for page, turn in zip(pages, turns, strict=True):
             if turn == "you":
                 mouse_turn(page)
-            elif turn == "hand-over":
-                button = page.locator("#result-buttons button:text-is('Next hand')")
+            elif turn == "hand-over" and until != "hand-over" and page is pages[0]:
+                button = page.locator("#result-buttons button:text-is('Next hand'):visible")
                 if button.count():
                     button.click()
         time.sleep(0.02)
-    raise AssertionError("the game did not end")
+    raise AssertionError(f"the game did not reach {until}")
+
+
+def move_on_while_others_read(players: list[Page]) -> None:
+    """Play to the end of a hand; the last player moves the table on (Next hand, or Rematch when
+    the game is over). The others' screens stay (to read) until closed, or fold into "Last hand"
+    when the new hand needs their move (one of the three acts first)."""
+    play_together(players, until="hand-over", also="over")
+    *readers, mover = players
+    titles = [reader.locator("#result-title").inner_text() for reader in readers]
+    first = mover.locator("#result-buttons button:text-is('Next hand'), "
+                          "#result-buttons button:text-is('Rematch')")
+    number = mover.evaluate("Okgin.state().hand_number")
+    game = mover.evaluate("Okgin.state().game")
+    first.click()
+    stayed = 0
+    for reader, title in zip(readers, titles, strict=True):
+        moved_on = "([game, n]) => Okgin.state().game !== game || Okgin.state().hand_number > n"
+        reader.wait_for_function(moved_on, arg=[game, number], timeout=WAIT)
+        if reader.evaluate("Okgin.state().view.to_act === Okgin.state().view.seat"):
+            expect(reader.locator("#result")).not_to_be_visible()
+            reader.click("#actions button:text-is('Last hand')")
+        else:
+            stayed += 1
+            expect(reader.locator("#result-buttons button.primary")).to_have_text("Back to the table")
+        expect(reader.locator("#result")).to_be_visible()
+        expect(reader.locator("#result-title")).to_have_text(title)
+        reader.click("#result-buttons button:text-is('Back to the table')")
+        expect(reader.locator("#result")).not_to_be_visible()
+    assert stayed >= 1
+
+
+def described(page: Page, control: str) -> Locator:
+    """What a control's aria-describedby points at (waiting until it points somewhere)."""
+    expect(page.locator(control)).to_have_attribute("aria-describedby", re.compile(r"\S"), timeout=WAIT)
+    ids = str(page.locator(control).get_attribute("aria-describedby")).split()
+    return page.locator(", ".join(f"#{ident}" for ident in ids))
+
+
+def result_buttons(page: Page) -> list[str]:
+    return [text.strip() for text in page.locator("#result-buttons button").all_inner_texts()]
 
 
 def until_turn(player: Page, other: Page) -> None:
@@ -110,9 +176,13 @@ def test_three_friends_play_to_the_end_watched_then_rematch(
     for page in [*players, watcher]:
         page.wait_for_selector("#hand .card, body.spectator", timeout=WAIT)
     assert watcher.locator("#hand .card").count() == 0
+    move_on_while_others_read(players)
     play_together(players)
     expect(watcher.locator("body")).to_have_attribute("data-turn", "over", timeout=WAIT)
     assert watcher.locator("#hand .card").count() == 0
+    offered = result_buttons(bob)  # what the room allows (and the coach's review): no solo New game
+    assert [b for b in offered if b != "Review this hand"] == ["Rematch", "Leave table", "Close"]
+    expect(bob.locator("#result-buttons button.primary")).to_have_text("Rematch")
     bob.click("#result-buttons button:text-is('Rematch')")
     for page in players:
         expect(page.locator("body")).not_to_have_attribute("data-turn", "over", timeout=WAIT)
@@ -139,7 +209,7 @@ def test_reload_away_computer_stand_in_and_return(browser: Browser, rooms_server
     bob.close()
     away = host.locator('#seats .seat[data-seat="1"]')
     expect(away).to_contain_text("away", timeout=WAIT)
-    time.sleep(0.6)
+    expect(host.locator("#seats .stand-in")).to_be_enabled(timeout=WAIT)  # once the away time passes
     host.click("#seats .stand-in")
     expect(away).to_contain_text("the computer plays for now", timeout=WAIT)
     for _ in range(4):
@@ -150,4 +220,91 @@ def test_reload_away_computer_stand_in_and_return(browser: Browser, rooms_server
     expect(host.locator('#seats .seat[data-seat="1"]')).not_to_contain_text("away", timeout=WAIT)
     play_together([host, back])
     expect(host.locator("#result-buttons button:text-is('Rematch')")).to_be_visible()
+    assert not errors, errors
+
+
+def test_new_game_in_a_room_offers_only_leaving_and_the_others_are_told(
+    browser: Browser, rooms_server: ServerProcess,
+) -> None:
+    errors: list[str] = []
+    host, link = host_room(browser, rooms_server, 2, errors)
+    bob = sit(browser, link, 1, "Bob", errors)
+    host.click("#start-game")
+    bob.wait_for_selector("#hand .card", timeout=WAIT)
+    bob.click("#new-game")  # the header's button: no solo game from inside a room
+    menu = bob.locator("dialog[open]")
+    expect(menu).to_be_visible()
+    axe(bob, "leave table")
+    offered = [b.strip() for b in menu.locator("button").all_inner_texts()]
+    assert offered == ["Stay at the table", "Leave table"]
+    menu.locator("button:text-is('Stay at the table')").click()
+    expect(menu).to_have_count(0)
+    bob.wait_for_function("document.activeElement.id === 'new-game'")  # focus back where it was
+    assert bob.url == link and bob.evaluate("Okgin.state().view.seat") == 1
+    bob.click("#new-game")
+    bob.locator("dialog[open] button:text-is('Leave table')").click()
+    bob.wait_for_url(rooms_server.url + "/", timeout=WAIT)
+    seat = host.locator('#seats .seat[data-seat="1"]')
+    expect(seat).to_contain_text("Bob left the table", timeout=WAIT)
+    expect(host.locator("#said")).to_contain_text("Bob left the table")
+    assert "away" not in seat.inner_text()
+    for _ in range(3):  # the computer plays Bob's seat now: the game goes on
+        mouse_turn(host)
+    code = link.rsplit("/", 1)[1]
+    assert bob.evaluate(f"localStorage.getItem('okgin.room.{code}')") is None  # the seat is given up
+    assert not errors, errors
+
+
+def test_lobby_errors_stand_beside_their_control(browser: Browser, rooms_server: ServerProcess) -> None:
+    errors: list[str] = []
+    host, link = host_room(browser, rooms_server, 3, errors)
+    host.click("#start-game")
+    start_error = described(host, "#start-game")
+    expect(start_error).to_be_visible()
+    expect(start_error).to_have_text(re.compile(r"^Every seat needs a player"))
+    guest = open_page(browser, link, errors)
+    row = guest.locator('#seats .seat[data-seat="1"]')
+    row.get_by_label("Your name").fill("")
+    row.get_by_role("button", name="Take this seat").click()
+    name_error = described(guest, '#seats .seat[data-seat="1"] .sit')
+    expect(name_error).to_be_visible()
+    expect(name_error).to_have_text(re.compile(r"^Your name must be 1 to 20 characters"))
+    cy = sit(browser, link, 2, "Cy", errors)  # the room changes: both errors are still there to read
+    expect(host.locator("#seats")).to_contain_text("Cy")
+    expect(described(host, "#start-game")).to_have_text(re.compile(r"^Every seat needs a player"))
+    assert host.evaluate("document.activeElement.id") == "start-game"  # a redraw keeps the focus
+    expect(described(guest, '#seats .seat[data-seat="1"] .sit')).to_be_visible()
+    axe(host, "lobby with an error")
+    cy.click("#new-game")  # "Leave table" in a room: in the lobby the seat is emptied
+    cy.click("#leave-confirm")
+    expect(host.locator("#said")).to_contain_text("Cy left the table.", timeout=WAIT)
+    expect(host.locator('#seats .seat[data-seat="2"]')).to_contain_text("Empty seat")
+    assert not errors, errors
+
+
+def test_the_host_sees_when_a_computer_may_take_an_away_seat(
+    browser: Browser, patient_server: ServerProcess,
+) -> None:
+    errors: list[str] = []
+    host, link = host_room(browser, patient_server, 2, errors, clock=True)
+    bob = sit(browser, link, 1, "Bob", errors)
+    host.click("#start-game")
+    bob.wait_for_selector("#hand .card", timeout=WAIT)
+    bob.close()
+    button = host.locator("#seats .stand-in")
+    expect(button).to_be_disabled(timeout=WAIT)
+    countdown = described(host, "#seats .stand-in")
+    expect(countdown).to_have_text(re.compile(r"A computer player may take over in ([12]\d|30) s"))
+    axe(host, "away countdown")
+    host.clock.fast_forward((LONG_AWAY + 1) * 1000)  # the page's clock runs ahead of the server's
+    expect(button).to_be_enabled()
+    expect(countdown).to_have_text(re.compile(r"may take over now"))
+    button.click()  # too early for the server: the refusal stands beside the button...
+    refusal = host.locator("#error-stand-in-1")
+    expect(refusal).to_have_text(re.compile(r"^Bob has been away only a moment: wait \d+ more seconds\.$"))
+    expect(button).to_have_attribute("aria-describedby", re.compile("error-stand-in-1"))
+    seq = host.evaluate("document.body.dataset.seq")
+    host.evaluate("Okgin.send({type: 'options', coach: false})")  # the room and table are sent again
+    host.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}", timeout=WAIT)
+    expect(refusal).to_be_visible()  # ...through the redraw
     assert not errors, errors

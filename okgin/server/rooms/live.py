@@ -360,8 +360,8 @@ class LiveRoom:
     async def _bot_turn(self) -> bool:
         async with self.lock:
             game = self.game
-            if game is None or self.room.phase is not Phase.PLAYING:
-                return False
+            if game is None or self.room.phase is not Phase.PLAYING or not self.room.people:
+                return False  # (with nobody left at the table, the computers do not play on alone)
             seat = game.to_act()
             level = self.room.levels()[seat] if seat is not None else None
             if seat is None or level is None:

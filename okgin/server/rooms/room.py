@@ -7,6 +7,7 @@ may not happen. Seats hold only their token's hash (see ``seats``).
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 import unicodedata
@@ -47,12 +48,16 @@ class Seat:
     away_since: float | None = None
     stand_in: str | None = None
     """A computer player's level, playing for this away person until they come back."""
+    left: bool = False
+    """The person left the table during a game: a computer player has the seat, under their name."""
 
-    def public(self, now: float) -> dict[str, Any]:
+    def public(self, now: float, grace: float) -> dict[str, Any]:
         away = self.kind == "person" and self.away_since is not None
+        waited = now - self.away_since if away and self.away_since is not None else 0.0
         return {"kind": self.kind, "name": self.name, "level": self.level, "away": away,
-                "away_for": round(now - self.away_since) if away and self.away_since else 0,
-                "stand_in": self.stand_in}
+                "away_for": round(waited), "stand_in": self.stand_in, "left": self.left,
+                # Seconds until the host may let a computer play (rounded up: never early).
+                "takeover_in": math.ceil(max(0.0, grace - waited) * 10) / 10 if away else 0}
 
 
 @dataclass(slots=True)
@@ -118,7 +123,8 @@ class Room:
         now = time.time()
         return {
             "type": "room", "code": self.code, "phase": str(self.phase), "host": self.host,
-            "seats": [seat.public(now) for seat in self.seats], "rules": self.rules.to_json(),
+            "seats": [seat.public(now, self.away_grace) for seat in self.seats],
+            "rules": self.rules.to_json(),
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "away_grace": self.away_grace,
         }
@@ -134,7 +140,33 @@ class Room:
             raise RoomError(f"seat {seat} is taken")
         token, hashed = new_token()
         self.seats[seat] = Seat("person", clean_name(name), token_hash=hashed)
+        if self.seats[self.host].kind != "person":  # the host left before anyone else sat
+            self.host = seat
         return token
+
+    def leave(self, seat: int) -> None:
+        """A person gives up their seat for good (their token no longer opens it).
+
+        In the lobby the seat is emptied; once a game has started a ``normal`` computer player
+        takes it under the same name (``left``), so the game and the rematches go on. The host's
+        role passes to the next person seated after them."""
+        self._check_seat(seat)
+        if self.solo:
+            raise RoomError("a game against the computer has no table to leave: start a new game")
+        if self.seats[seat].kind != "person":
+            raise RoomError(f"seat {seat} has no person to leave it")
+        name = self.seats[seat].name
+        in_game = self.phase is not Phase.LOBBY
+        self.seats[seat] = Seat("computer", name, "normal", left=True) if in_game else Seat()
+        if self.host == seat:
+            count = len(self.seats)
+            after = [(seat + step) % count for step in range(1, count)]
+            self.host = next((s for s in after if self.seats[s].kind == "person"), seat)
+
+    @property
+    def people(self) -> int:
+        """How many people (not computer players) hold a seat."""
+        return sum(1 for seat in self.seats if seat.kind == "person")
 
     def set_computer(self, by: int | None, seat: int, level: str, now: float) -> None:
         """Host: a computer player in an empty seat (lobby), or standing in for an away person."""

@@ -28,6 +28,7 @@ LEVELS = ("easy", "normal", "hard")
 TYPES = (
     "new", "join", "act", "next", "hint", "options",
     "create", "enter", "sit", "computer", "clear", "start", "rematch", "say", "advice", "review",
+    "leave",
 )
 """The client's messages: a game against the computer, then a room's (docs/web.md)."""
 

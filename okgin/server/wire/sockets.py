@@ -262,6 +262,13 @@ class Connection:
         await live.commit(lambda: _begin(live, by, seed, rematch=True))
         return None
 
+    async def _on_leave(self, message: Message) -> dict[str, Any] | None:
+        """A person leaves the table for good; this page goes on watching it as a spectator."""
+        live, seat = self._room(), self._seat()
+        await live.commit(lambda: _changed(live.room.leave, seat, event="left"))
+        await self._watch(live, None, None)
+        return None
+
     async def _on_say(self, message: Message) -> dict[str, Any] | None:
         live, seat = self._room(), self._seat()
         phrase = message.data.get("phrase")
@@ -303,6 +310,8 @@ class Connection:
     def _seat(self) -> int:
         if self.watcher.seat is None:
             raise RoomError("you are watching: only a seated player can do that")
+        if self.live is not None and self.live.room.seats[self.watcher.seat].kind != "person":
+            raise RoomError("you left this table: you can watch")  # from another tab, still open
         return self.watcher.seat
 
     async def _watch(self, live: LiveRoom, seat: int | None, token: str | None) -> None:
@@ -321,11 +330,18 @@ class Connection:
         if self.live is not None:
             live, self.live = self.live, None
             await live.detach(self.watcher)
+            # Frames still being made for the seat this page leaves never reach it: after a
+            # leave the seat is a computer player's, and its cards are no longer this page's.
+            self.watcher.send = _dropped
 
 
-def _changed(method: Any, *args: Any) -> Change:
+def _dropped(frame: dict[str, Any]) -> None:
+    """Where a detached watcher's late frames go."""
+
+
+def _changed(method: Any, *args: Any, event: str = "room") -> Change:
     method(*args)
-    return Change("room")
+    return Change(event)
 
 
 def _sat(room: Room, seat: int, name: object, tokens: list[str]) -> Change:

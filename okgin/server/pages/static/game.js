@@ -6,6 +6,7 @@
   const GAME_KEY = "okgin.game";
   let socket = null, state = null, lifted = null, order = [], sortMode = "melds", ginChoice = false;
   let nextId = 1, focusIndex = 0, queue = [], pumping = false, resultShown = null, lastShown = 0;
+  let lastResult = null; // the state whose end-of-hand screen was last shown (reopened by "Last hand")
   const { name, says } = Words;
 
   // -- connection ------------------------------------------------------------------------
@@ -32,9 +33,11 @@
       setTimeout(connect, 1000);
     });
   }
+  // Messages whose answer (ack or error) the page waits for: its own, and room.js's room controls.
+  const NUMBERED = ["act", "next", "hint", "advice", "review", "sit", "computer", "clear", "start", "rematch", "leave"];
   function send(message) {
     // Ids only grow on a connection (the server refuses a replay), so this is their one source.
-    if (["act", "next", "hint", "advice", "review"].includes(message.type)) message.id = nextId++;
+    if (NUMBERED.includes(message.type)) message.id = nextId++;
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
     return message.id;
   }
@@ -111,7 +114,28 @@
     document.dispatchEvent(new CustomEvent("okgin:state", { detail: state }));
     await animate(message.event, fresh, places, before);
     if (view.result && resultShown !== state.hand_number) showResult();
-    if (!view.result && $("result").open) $("result").close();
+    if (!view.result && $("result").open) keepResult();
+  }
+  // A hand's end screen stays when another player deals the next hand, until its reader closes
+  // it or the new hand needs them: then it folds into the "Last hand" button (drawActions).
+  function keepResult() {
+    if (myTurn()) { $("result").close(); announce("Your turn. The last hand's result is under Last hand."); return; }
+    pastResult();
+  }
+  function pastResult() {
+    const buttons = $("result-buttons");
+    if (buttons.dataset.past === "yes") return;
+    buttons.dataset.past = "yes";
+    buttons.replaceChildren(button("Back to the table", () => $("result").close(), true));
+  }
+  function showLast() {
+    Words.use(lastResult);
+    Result.render(lastResult);
+    Words.use(state);
+    delete $("result-buttons").dataset.past;
+    pastResult();
+    $("result").showModal();
+    $("result-buttons").querySelector("button").focus();
   }
   function drawAll() {
     const v = state.view;
@@ -559,7 +583,10 @@
     box.innerHTML = "";
     const v = state.view;
     if (v.result) { box.append(button(state.final ? "Show the final tally" : "Show the result", showResult, true)); return; }
-    if (!myTurn()) return;
+    if (myTurn()) drawTurn(box, v);
+    if (lastResult && document.body.dataset.room) box.append(button("Last hand", showLast));
+  }
+  function drawTurn(box, v) {
     const top = v.discards.at(-1);
     if (can("take") && (v.phase === "offer" || v.phase === "last-chance"))
       box.append(button(`Take the ${Cards.name(top)}`, () => act("take"), true, "D"));
@@ -665,9 +692,11 @@
   // -- end of a hand, end of the game ---------------------------------------------------
   function showResult() {
     resultShown = state.hand_number;
+    lastResult = state;
     const spoken = Result.render(state);
     const buttons = $("result-buttons");
     buttons.innerHTML = "";
+    delete buttons.dataset.past;
     if (state.final) {
       // Rematch: the same rules and opponents as the game just played.
       buttons.append(button("Rematch", () => { $("result").close(); newGame(state.rules, state.levels); }, true));
@@ -717,7 +746,11 @@
 
   // -- panels ---------------------------------------------------------------------------
   function gameInProgress() { return state && !state.final && !(state.sheet.length === 0 && state.view.history.length === 0); }
-  function askNewGame() { gameInProgress() ? $("confirm").showModal() : newGame(); }
+  function askNewGame() {
+    // In a room a new game is the room's to deal: room.js offers Rematch or Leave table instead.
+    if (document.body.dataset.room) { document.dispatchEvent(new CustomEvent("okgin:new-game")); return; }
+    gameInProgress() ? $("confirm").showModal() : newGame();
+  }
   $("new-game").addEventListener("click", askNewGame);
   $("confirm").addEventListener("close", () => { if ($("confirm").returnValue === "new") newGame(); });
   $("open-options").addEventListener("click", () => { Settings.fillOptions(); $("options").showModal(); });

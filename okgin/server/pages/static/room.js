@@ -1,6 +1,7 @@
 // Rooms: "Play with friends", the lobby at /r/<code>, seats, the host's controls, who is away,
-// the reconnect banner, quick phrases and the rematch. It talks to the server through game.js's
-// events (okgin:open, okgin:message, okgin:close) and never draws the table itself.
+// the reconnect banner, quick phrases, the rematch and leaving the table. It talks to the server
+// through game.js's events (okgin:open, okgin:message, okgin:close, okgin:new-game) and never
+// draws the table itself.
 "use strict";
 (() => {
   const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{4,40})$/);
@@ -8,6 +9,10 @@
   const tokenKey = (room) => `okgin.room.${room}`;
   const LEVELS = ["easy", "normal", "hard"];
   let send = null, room = null, you = null, ticking = null;
+  // A refusal stands beside the control it answers (keyed, so a redraw keeps it) until that
+  // control is used again; `pending` maps a request's id to its control's key.
+  const errors = new Map(), pending = new Map();
+  let readyAt = new Map(); // seat -> when (page clock, ms) the host may let a computer play it
 
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
@@ -19,8 +24,24 @@
     node.append(...children);
     return node;
   };
-  // No ids: game.js numbers its own messages on this socket, and ids may only grow.
-  const request = (message) => send && send(message);
+  // game.js's send numbers the messages (ids only grow on a socket), so answers find their control.
+  function request(message, key) {
+    if (!send) return;
+    errors.delete(key);
+    const id = send(message);
+    if (id !== undefined) pending.set(id, key);
+  }
+  const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+  // The control (an element or several) gets its refusal just after it, linked by aria-describedby.
+  function withError(key, ...controls) {
+    if (!errors.has(key)) return controls;
+    const id = `error-${key}`;
+    for (const control of controls) {
+      control.setAttribute("aria-describedby", id);
+      if (control.tagName === "INPUT") control.setAttribute("aria-invalid", "true");
+    }
+    return [...controls, el("span", { id, class: "field-error room-error", text: errors.get(key) })];
+  }
 
   // -- on the ordinary page: "Play with friends" ------------------------------------------
   function offerRooms() {
@@ -64,49 +85,77 @@
     const row = el("li", { class: "seat", "data-seat": String(index) });
     const host = you === room.host && you !== null;
     const who = seat.kind === "empty" ? "Empty seat"
+      : seat.left ? `${seat.name} left the table: the computer plays (${seat.level})`
       : seat.kind === "computer" ? `${seat.name} (computer, ${seat.level})` : seat.name;
     row.append(el("span", { class: "who", text: who + (index === room.host ? " · host" : "") +
                                                 (index === you ? " · you" : "") }));
     if (seat.away) row.append(el("span", { class: "away", text: seat.stand_in
       ? ` · away: the computer plays for now (${seat.stand_in})` : " · away" }));
     if (room.phase === "lobby" && seat.kind === "empty" && you === null) {
+      const key = `sit-${index}`;
       const name = el("input", { class: "seat-name", "aria-label": "Your name", placeholder: "Your name",
-                                  maxlength: "20" });
+                                  maxlength: "20", "data-key": `name-${index}` });
       name.value = localStorage.getItem("okgin.name") || "";
-      row.append(name, el("button", { type: "button", class: "sit", text: "Take this seat", on: () => {
+      const sitDown = el("button", { type: "button", class: "sit", text: "Take this seat", "data-key": key, on: () => {
         localStorage.setItem("okgin.name", name.value.trim());
-        request({ type: "sit", seat: index, name: name.value });
-      } }));
+        request({ type: "sit", seat: index, name: name.value }, key);
+      } });
+      row.append(...withError(key, name, sitDown));
     }
     if (host && room.phase === "lobby" && seat.kind !== "person") row.append(levelControl(index, seat));
-    if (host && room.phase === "playing" && seat.away && !seat.stand_in && index !== you) {
-      row.append(el("button", { type: "button", class: "stand-in", text: "Let the computer play",
-                                on: () => request({ type: "computer", seat: index, level: "normal" }) }));
-    }
+    if (host && room.phase === "playing" && seat.away && !seat.stand_in && index !== you) row.append(...standIn(index));
     return row;
   }
 
+  // The host may let a computer play an away seat once its player has been away long enough:
+  // until then the button is disabled and a countdown beside it says how long (see tick()).
+  function standIn(index) {
+    const key = `stand-in-${index}`;
+    const button = el("button", { type: "button", class: "stand-in", text: "Let the computer play", "data-key": key,
+                                  on: () => request({ type: "computer", seat: index, level: "normal" }, key) });
+    const countdown = el("span", { id: `takeover-${index}`, class: "takeover", "data-seat": String(index) });
+    const controls = withError(key, button);
+    button.setAttribute("aria-describedby", [countdown.id, button.getAttribute("aria-describedby")].filter(Boolean).join(" "));
+    return [...controls, countdown];
+  }
+
   function levelControl(index, seat) {
-    const level = el("select", { class: "level", "aria-label": `Computer level for seat ${index + 1}` },
+    const level = el("select", { class: "level", "aria-label": `Computer level for seat ${index + 1}`, "data-key": `level-${index}` },
       ...LEVELS.map((l) => el("option", { value: l, text: l })));
     level.value = seat.level || "normal";
-    const add = el("button", { type: "button", class: "add-computer",
+    const key = `computer-${index}`;
+    const add = el("button", { type: "button", class: "add-computer", "data-key": key,
       text: seat.kind === "computer" ? "Change" : "Add computer player",
-      on: () => request({ type: "computer", seat: index, level: level.value }) });
-    const box = el("span", { class: "controls" }, level, add);
+      on: () => request({ type: "computer", seat: index, level: level.value }, key) });
+    const box = el("span", { class: "controls" }, level, ...withError(key, add));
     if (seat.kind === "computer") {
-      box.append(el("button", { type: "button", class: "remove", text: "Remove",
-                                on: () => request({ type: "clear", seat: index }) }));
+      box.append(el("button", { type: "button", class: "remove", text: "Remove", "data-key": `clear-${index}`,
+                                on: () => request({ type: "clear", seat: index }, `clear-${index}`) }));
     }
     return box;
   }
 
   function draw() {
+    // A redraw keeps what the player typed and where their focus was.
+    const focused = document.activeElement && panel.contains(document.activeElement)
+      ? document.activeElement.dataset.key : null;
+    const kept = ".seat-name, select.level";
+    const typed = new Map([...panel.querySelectorAll(kept)].map((i) => [i.dataset.key, i.value]));
+    drawPanel();
+    for (const input of panel.querySelectorAll(kept)) {
+      if (typed.has(input.dataset.key)) input.value = typed.get(input.dataset.key);
+    }
+    const again = focused && panel.querySelector(`[data-key="${focused}"]`);
+    if (again) again.focus();
+    tick();
+  }
+
+  function drawPanel() {
     panel.hidden = false;
     document.body.dataset.roomPhase = room.phase;
     const link = `${location.origin}/r/${room.code}`;
-    const input = el("input", { id: "room-link", readonly: "", value: link, "aria-label": "Invite link" });
-    const copy = el("button", { type: "button", id: "copy-link", text: "Copy link", on: async () => {
+    const input = el("input", { id: "room-link", readonly: "", value: link, "aria-label": "Invite link", "data-key": "link" });
+    const copy = el("button", { type: "button", id: "copy-link", text: "Copy link", "data-key": "copy", on: async () => {
       input.select();
       try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { /* selected */ }
     } });
@@ -115,42 +164,112 @@
     parts.push(el("ul", { id: "seats" }, ...room.seats.map(seatRow)));
     const buttons = el("div", { class: "room-buttons" });
     if (room.phase === "lobby" && you === room.host) {
-      buttons.append(el("button", { type: "button", id: "start-game", text: "Start game",
-                                    on: () => request({ type: "start" }) }));
+      buttons.append(...withError("start", el("button", { type: "button", id: "start-game", text: "Start game",
+                                  class: "primary", "data-key": "start", on: () => request({ type: "start" }, "start") })));
     }
     if (room.phase === "lobby" && you === null) parts.push(el("p", { text: "Take a seat, or watch." }));
     if (room.phase === "finished" && you !== null) {
-      buttons.append(el("button", { type: "button", id: "rematch", text: "Rematch",
-                                    on: () => request({ type: "rematch" }) }));
+      buttons.append(...withError("rematch", el("button", { type: "button", id: "rematch", text: "Rematch",
+        class: "primary", "data-key": "rematch", on: () => request({ type: "rematch" }, "rematch") })));
     }
     if (you !== null) {
-      buttons.append(...room.phrases.map((p) => el("button", { type: "button", class: "phrase", text: p,
+      buttons.append(...room.phrases.map((p) => el("button", { type: "button", class: "phrase", text: p, "data-key": `say-${p}`,
                                                                on: () => request({ type: "say", phrase: p }) })));
     }
     parts.push(buttons, el("p", { id: "turn-timer", hidden: "" }), said);
     panel.replaceChildren(...parts);
-    tick();
   }
 
+  // Once a second: the turn timer, and each away seat's countdown to a computer player.
   function tick() {
     clearInterval(ticking);
     const line = document.getElementById("turn-timer");
-    if (!room.deadline || !line) return;
+    const countdowns = [...panel.querySelectorAll(".takeover")];
+    if ((!room.deadline || !line) && !countdowns.length) return;
     const update = () => {
-      const left = Math.max(0, Math.round(room.deadline - Date.now() / 1000));
-      line.hidden = false;
-      line.textContent = `${left} seconds left for this turn`;
+      if (room.deadline && line) {
+        const left = Math.max(0, Math.round(room.deadline - Date.now() / 1000));
+        line.hidden = false;
+        line.textContent = `${left} seconds left for this turn`;
+      }
+      for (const countdown of countdowns) {
+        const seat = Number(countdown.dataset.seat);
+        const wait = Math.max(0, Math.ceil(((readyAt.get(seat) || 0) - Date.now()) / 1000));
+        countdown.textContent = wait ? ` A computer player may take over in ${wait} s.`
+          : ` ${room.seats[seat].name} has been away long enough: a computer player may take over now.`;
+        countdown.closest(".seat").querySelector(".stand-in").disabled = wait > 0;
+      }
     };
     update();
     ticking = setInterval(update, 1000);
   }
 
+  // -- leaving the table ------------------------------------------------------------------
+  // In a room the header's New game (and the game-over screen) offer only what the room allows:
+  // Rematch when the game is over, and Leave table, confirmed here.
+  const leaveDialog = el("dialog", { id: "leave", "aria-labelledby": "leave-title" });
+  let opener = null;
+  // Closing it gives focus back to what opened it (never to <body>).
+  leaveDialog.addEventListener("close", () => setTimeout(() => {
+    if (document.querySelector("dialog[open]") || (document.activeElement && document.activeElement !== document.body)) return;
+    const back = opener && opener.isConnected && !opener.closest("dialog") ? opener : document.getElementById("new-game");
+    if (back) back.focus();
+  }));
+  function askLeave() {
+    if (!room || leaveDialog.open) return;
+    opener = document.activeElement;
+    const seated = you !== null;
+    const after = !seated ? "You stop watching this table."
+      : room.phase === "lobby" ? "Your seat is emptied for someone else to take."
+      : "A computer player takes your seat for the rest of the game, and the others are told.";
+    const buttons = el("div", { class: "dialog-buttons" });
+    if (seated && room.phase === "finished") {
+      buttons.append(el("button", { type: "button", class: "primary", text: "Rematch", on: () => {
+        leaveDialog.close(); request({ type: "rematch" }, "rematch");
+      } }));
+    }
+    buttons.append(el("button", { type: "button", text: "Stay at the table", on: () => leaveDialog.close() }),
+      ...withError("leave", el("button", { type: "button", id: "leave-confirm", text: "Leave table", on: leave })));
+    leaveDialog.replaceChildren(el("h2", { id: "leave-title", text: "Leave the table?" }),
+      el("p", { text: `${after} To play against the computer, leave the table first.` }), buttons);
+    document.querySelectorAll("dialog[open]").forEach((d) => d.close());
+    leaveDialog.showModal();
+  }
+  function leave() {
+    if (you === null) { location.assign("/"); return; }
+    request({ type: "leave" }, "leave");
+  }
+  function left() {
+    localStorage.removeItem(tokenKey(code));
+    location.assign("/");
+  }
+  // Who left since the last frame: a line at the table, read out (the seat row says it too).
+  function tellLeavers(before, after) {
+    if (!before || before.code !== after.code) return;
+    after.seats.forEach((seat, index) => {
+      const was = before.seats[index];
+      if (index === after.you || was.kind !== "person") return;
+      const text = seat.left ? `${seat.name} left the table: a computer player plays the seat.`
+        : after.phase === "lobby" && seat.kind === "empty" ? `${was.name} left the table.` : null;
+      if (text) said.prepend(el("p", { class: "left-line", text }));
+    });
+  }
+
   function receive(message) {
     if (message.type === "room") {
       banner.hidden = true;
+      tellLeavers(room, message);
       room = message;
       you = message.you;
+      readyAt = new Map(message.seats.map((s, i) => [i, Date.now() + 1000 * (s.takeover_in || 0)]));
       if (code) draw();
+    } else if ((message.type === "ack" || message.type === "error") && pending.has(message.id)) {
+      const key = pending.get(message.id);
+      pending.delete(message.id);
+      if (message.type === "error") errors.set(key, sentence(message.message));
+      else if (key === "leave") left();
+      if (room && code) draw();
+      if (key === "leave" && message.type === "error" && leaveDialog.open) { leaveDialog.close(); askLeave(); }
     } else if (message.type === "joined" && message.room && !message.solo) {
       if (message.token) localStorage.setItem(tokenKey(message.room), message.token);
       if (!code) location.assign(`/r/${message.room}`);
@@ -174,18 +293,22 @@
     request({ type: "enter", room: code, ...(token ? { token } : {}) });
   });
   document.addEventListener("okgin:message", (event) => receive(event.detail));
-  // At the end of a room's game the result's Rematch keeps the room and its seats (not a new solo game).
+  // At the end of a room's game the result offers what the room allows: Rematch (same room, same
+  // seats) for a player, and Leave table; never a new game against the computer.
   document.addEventListener("okgin:hand-over", (event) => {
     if (!code || !event.detail.final) return;
-    for (const old of document.querySelectorAll("#result-buttons button")) {
-      if (old.textContent !== "Rematch") continue;
-      const button = el("button", { type: "button", class: "primary", text: "Rematch", on: () => {
-        document.getElementById("result").close();
-        request({ type: "rematch" });
-      } });
-      old.replaceWith(button);
+    const result = document.getElementById("result");
+    const buttons = [];
+    if (you !== null) {
+      buttons.push(el("button", { type: "button", class: "primary", text: "Rematch", on: () => {
+        result.close(); request({ type: "rematch" }, "rematch");
+      } }), el("button", { type: "button", text: "Leave table", on: () => { result.close(); askLeave(); } }));
     }
+    buttons.push(el("button", { type: "button", text: "Close", on: () => result.close() }));
+    document.getElementById("result-buttons").replaceChildren(...buttons);
+    buttons[0].focus();
   });
+  document.addEventListener("okgin:new-game", askLeave);
   document.addEventListener("okgin:close", () => { if (code) banner.hidden = false; });
 
   // Marked now, not at DOMContentLoaded: game.js's socket may open before the parser is done
@@ -196,6 +319,9 @@
       document.querySelector("header").after(banner);
       // Beside the table on a wide screen; on a phone folded into the header's Menu (table.css).
       (document.getElementById("side") || document.querySelector("main")).prepend(panel);
+      document.body.append(leaveDialog);
+      const header = document.getElementById("new-game");
+      if (header) header.textContent = "Leave table";
     } else {
       offerRooms();
     }
