@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The web game at http://127.0.0.1:8000, games kept in ./okgin.db (SQLite).
+# The web game at http://127.0.0.1:8000, games kept in ./okgin.db (SQLite), brought to this okgin's schema first.
 play: $(STAMP)
+	$(BIN)/okgin db upgrade
 	$(BIN)/okgin serve
 
 lint: $(STAMP)

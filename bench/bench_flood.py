@@ -65,7 +65,7 @@ async def flood(url: str, frame: str, seen: Flooded, stop: asyncio.Event) -> Non
         except AssertionError:
             pass  # a new game refused: flood without one
         except websockets.ConnectionClosed:
-            seen.closed += 1  # too many connections from this address: closed before it was read
+            seen.closed += 1  # too many connections from this address: closed unanswered
             continue
         reader = asyncio.create_task(_drain(client, seen, stop))
         transport = client.socket.transport
@@ -93,7 +93,7 @@ async def _drain(client: Client, seen: Flooded, stop: asyncio.Event) -> None:
         except websockets.ConnectionClosed:
             seen.closed += 1
             return
-        seen.refused += message["type"] == "error" and "too many" in message.get("message", "")
+        seen.refused += message["type"] == "error" and message.get("code") == "rate_limited"
 
 
 async def play(url: str, moves: int) -> list[float]:

@@ -20,15 +20,22 @@ import tracemalloc
 from okgin.bots import make_player, memo
 from okgin.rules import preset
 from okgin.server.rooms.games import Game
+from okgin.server.rooms.room import Room
+from okgin.server.store.room_store import GameWrite, RoomStore
 from okgin.server.store.storage import Store
 
 NAMES = ("You", "Ruby")
 
 
-def play_whole_game(store: Store, seed: int) -> Game:
-    """A new game against `normal`, played to its end with `simple` in seat 0, saved as it goes."""
+def play_whole_game(rooms: RoomStore, seed: int) -> Game:
+    """A new game against `normal`, played to its end with `simple` in seat 0, saved as it goes
+    (its room, and each action's row in the game's log)."""
     game = Game.deal(preset("oklahoma"), seed)
-    store.create(game.id, ["normal"], game.record(NAMES))
+    room, _ = Room.solo_game(game.match.rules, ["normal"])
+    room.game = game.id
+    rows = game.unsaved()
+    rooms.create(room, GameWrite(game.id, 0, rows, room.levels(), head=game.head(NAMES)))
+    game.saved(len(rows))
     players = [make_player("simple", random.Random(seed)), make_player("normal", random.Random(~seed))]
     while not game.match.over:
         hand = game.match.current
@@ -38,7 +45,9 @@ def play_whole_game(store: Store, seed: int) -> Game:
             seat = hand.to_act
             assert seat is not None
             game.apply(players[seat].act(game.match.view(seat)))
-        store.save(game.id, game.record(NAMES))
+        rows = game.unsaved()
+        rooms.save(room, GameWrite(game.id, game.version, rows))
+        game.saved(len(rows))
     return game
 
 
@@ -53,7 +62,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    games = Store(f"sqlite:///{tempfile.mkdtemp()}/games.db")
+    games = RoomStore(Store(f"sqlite:///{tempfile.mkdtemp()}/games.db"))
     for warm in range(3):  # the engine's shared tables and interned texts
         play_whole_game(games, args.seed + 10_000 + warm)
     _empty_shared_caches()

@@ -148,18 +148,31 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
         check_broker(args.broker)
     # A store that cannot be opened stops here too, in one line.
+    hosts = list(dict.fromkeys([args.host.strip("[]"), "localhost", *args.allowed_host]))
     app = create_app(
         args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
         idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
-        away_seconds=args.away_seconds,
+        away_seconds=args.away_seconds, hosts=hosts,
     )
     where = app.state.store.url  # the URL with its password, if any, hidden
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {where})", flush=True)
+    print(f"okgin: answering the host names {', '.join(hosts)} (more with --allowed-host NAME)", flush=True)
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
         ws_max_size=WS_MAX_SIZE,
     )
+    return 0
+
+
+def _cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from okgin.server.store.migrate import upgrade
+
+    before, after = upgrade(args.db)
+    if before == after:
+        print(f"okgin db upgrade: the game store is at schema {after} already", flush=True)
+    else:
+        print(f"okgin db upgrade: the game store went from schema {before or 'before 0001'} to {after}")
     return 0
 
 
@@ -262,6 +275,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let clients choose the shuffle's seed (for tests only: it reveals every card)")
     p.add_argument("--origin", action="append", default=[],
                    help="another origin allowed to open the WebSocket (e.g. https://example.com)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name the pages are served under (repeatable; always: the listen address"
+                        " and localhost); any other Host is refused, so a DNS-rebinding page gets nothing")
     p.add_argument("--idle-hours", type=_not_negative, default=24.0,
                    help="remove unfinished games untouched this long (0: never; default 24)")
     p.add_argument("--away-seconds", type=_not_negative, default=60.0,
@@ -269,6 +285,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-address-limits", action="store_true",
                    help="no rate limits per address, only per connection (for a load test from one host)")
     p.set_defaults(run=_cmd_serve)
+
+    p = commands.add_parser("db", help="the game store: `okgin db upgrade` brings it to this okgin's schema")
+    actions = p.add_subparsers(dest="action", required=True)
+    p = actions.add_parser("upgrade", help="migrate the game store in place, keeping every game and room")
+    p.add_argument("--db", default="sqlite:///okgin.db", help="SQLAlchemy URL of the game store")
+    p.set_defaults(run=_cmd_db_upgrade)
     return parser
 
 

@@ -1,17 +1,15 @@
-"""Catching a match up to a newer stored record gives exactly the match a full replay gives,
-and anything that is not an extension of the match is refused (the caller replays)."""
+"""Catching a game up on the log rows after its version gives exactly the game a full replay
+gives, and rows that do not follow it (or a game holding unsaved changes) are refused."""
 
 from __future__ import annotations
 
-import copy
 import random
-from typing import Any
 
 from okgin.hand import play_chance
-from okgin.record import replay
 from okgin.rules import preset
 from okgin.server.rooms.catch_up import catch_up
 from okgin.server.rooms.games import Game
+from okgin.server.store.storage import LogRow
 
 NAMES = ["A", "B", "C"]
 
@@ -29,40 +27,43 @@ def play(game: Game, moves: int, rng: random.Random) -> None:
         play_chance(game.match.hands[-1], game.rng)
 
 
-def snapshot(game: Game) -> dict[str, Any]:
-    return copy.deepcopy(game.record(NAMES[: game.match.rules.players]))
+def snapshot(game: Game) -> tuple[Game, list[LogRow]]:
+    """A copy of the game as the store holds it, and its whole log."""
+    record = game.record(NAMES[: game.match.rules.players])
+    log = Game.from_record("x", record).unsaved()
+    return Game.from_record("x", record, len(log)), log
 
 
 def test_catching_up_equals_replaying_at_every_distance() -> None:
     rng = random.Random(3)
     game = Game.deal(preset("oklahoma-multiplayer").replace(players=3), seed=5)
-    records = []
+    snapshots = []
     for _ in range(40):
-        records.append(snapshot(game))
+        snapshots.append(snapshot(game))
         play(game, rng.randrange(1, 12), rng)
-    records.append(snapshot(game))
-    assert len(records[-1]["hands"]) > 2, "the games should cross several hands"
-    for start in range(0, len(records), 3):
-        behind, _ = replay(records[start])
-        for later in records[start:start + 6]:
-            assert catch_up(behind, later)
-            assert Game("x", behind).record(NAMES) == later
+    snapshots.append(snapshot(game))
+    assert len(snapshots[-1][0].match.hands) > 2, "the games should cross several hands"
+    for start in range(0, len(snapshots), 3):
+        for later, log in snapshots[start:start + 6]:
+            behind, _ = snapshot(snapshots[start][0])
+            assert catch_up(behind, log[behind.version:])
+            assert behind.version == later.version == len(log)
+            assert behind.record(NAMES) == later.record(NAMES)
 
 
-def test_what_is_not_an_extension_is_refused() -> None:
+def test_what_does_not_follow_is_refused() -> None:
     rng = random.Random(4)
     game = Game.deal(preset("oklahoma"), seed=1)
     play(game, 6, rng)
-    base = snapshot(game)
+    mine, log = snapshot(game)
     other = Game.deal(preset("oklahoma"), seed=2)  # another deal altogether
     play(other, 8, rng)
-    mine, _ = replay(base)
-    assert not catch_up(mine, snapshot(other))
-    ahead, _ = replay(base)
-    play(Game("y", ahead), 1, rng)  # a change of ours the store does not hold
-    assert not catch_up(ahead, base)
-    changed = copy.deepcopy(base)
-    last = changed["hands"][-1]["actions"]
-    last[-1] = "0 pass" if last[-1] != "0 pass" else "1 pass"
-    fresh, _ = replay(base)
-    assert not catch_up(fresh, changed)
+    _, other_log = snapshot(other)
+    assert not catch_up(mine, other_log[mine.version:])
+    ahead, _ = snapshot(game)
+    play(ahead, 1, rng)  # a change of ours the store does not hold
+    play(game, 1, random.Random(9))
+    assert not catch_up(ahead, snapshot(game)[1][ahead.version:])
+    behind, _ = snapshot(game)
+    assert not catch_up(behind, [(1, "1 knock 9Z")])  # not an action
+    assert not catch_up(snapshot(game)[0], log[:2])  # rows it already holds

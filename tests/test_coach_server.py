@@ -14,6 +14,7 @@ import httpx
 import pytest
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
+from stored_games import store_record
 
 from okgin.bots import make_player
 from okgin.hand import play_chance
@@ -136,8 +137,7 @@ def seed_games(db: Path, count: int) -> list[str]:
     for seed in range(count):
         record = finished_record(seed)
         game = f"seeded-{seed}"
-        store.create(game, ["simple"], record)
-        store.save(game, record, winner=0, scores=(1, 0))
+        store_record(store, game, record, ["simple"])
         statistics.record_finished(store.engine, game, record)
         ids.append(game)
     store.close()
@@ -153,7 +153,6 @@ def test_rows_of_a_finished_game_are_the_persons(tmp_path: Path) -> None:
         assert row.mistakes is not None and 0 <= row.mistakes <= 3
         assert hand["dealer"] in (0, 1)
     store = Store(f"sqlite:///{tmp_path / 'r.db'}")
-    statistics.create(store.engine)
     statistics.write(store.engine, rows)
     statistics.write(store.engine, rows)  # a game is written once
     assert len(statistics.read(store.engine)) == len(rows)

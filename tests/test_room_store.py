@@ -22,7 +22,9 @@ def solo_room(tmp_path: Path) -> tuple[Store, RoomStore, Game, Room, str]:
     game = Game.deal(preset("oklahoma"), seed=2)
     room, token = Room.solo_game(game.match.rules, ["easy"])
     room.game = game.id
-    rooms.create(room, GameWrite(game.id, game.record(room.names), room.levels(), new=True))
+    rows = game.unsaved()
+    rooms.create(room, GameWrite(game.id, 0, rows, room.levels(), head=game.head(room.names)))
+    game.saved(len(rows))
     return store, rooms, game, room, token
 
 
@@ -41,21 +43,29 @@ def test_saves_are_compare_and_set_and_idle_games_go(tmp_path: Path) -> None:
     assert sorted(rooms.remove_idle(time.time() - 3600)) == []
     assert sorted(rooms.remove_idle(time.time() + 1)) == sorted([room.code, lobby.code])
     assert rooms.load(room.code) is None and store.load(game.id) is None
+    assert store.log_after(game.id, 0) == []  # its log went with it
     store.close()
 
 
-def test_a_room_writes_its_game_as_the_games_table_does(tmp_path: Path) -> None:
-    """The game row a room's change writes is the one Store.save writes: its version grows
-    with each save and a finished game carries its winner and scores."""
+def test_a_room_appends_its_games_new_rows_compare_and_set(tmp_path: Path) -> None:
+    """A change writes the game's new log rows after the version it was made from (its version
+    grows by the rows), a finished game carries its winner and scores, and rows made from an
+    out-of-date version write nothing, the room included."""
     store, rooms, game, room, _ = solo_room(tmp_path)
     created = store.load(game.id)
-    rooms.save(room, GameWrite(game.id, game.record(room.names), room.levels()))
+    game.apply(game.match.current.legal_actions()[0])  # type: ignore[union-attr]
+    rooms.save(room, GameWrite(game.id, game.version, game.unsaved()))
+    game.saved(1)
     saved = store.load(game.id)
-    rooms.save(room, GameWrite(game.id, game.record(room.names), room.levels(), winner=1, scores=(20, 170)))
+    stale = GameWrite(game.id, game.version - 1, [(1, "1 pass")])
+    with pytest.raises(Conflict):
+        rooms.save(room, stale)
+    assert rooms.version(room.code) == room.version  # nothing written, the room neither
+    rooms.save(room, GameWrite(game.id, game.version, [], winner=1, scores=(20, 170)))
     finished = store.load(game.id)
     store.close()
     assert created is not None and saved is not None and finished is not None
-    assert (created.version, saved.version, finished.version) == (1, 2, 3)
-    assert created.levels == (None, "easy")
+    assert (created.version, saved.version, finished.version) == (1, 2, 2)
+    assert created.levels == (None, "easy") and saved.record == game.record(room.names)
     assert not saved.finished and finished.finished
     assert (finished.winner, finished.scores) == (1, (20, 170))

@@ -4,15 +4,14 @@ that every acknowledged action is in the store and that every game goes on."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 import websockets
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
+
+from okgin.server.store.storage import Store
 
 GAMES = 20
 ROUNDS = 3
@@ -49,10 +48,11 @@ async def play_until_killed(url: str, tracked: Tracked, seed: int) -> None:
 
 
 def stored_actions(db: Path, game: str) -> list[list[str]]:
-    with sqlite3.connect(db) as connection:
-        (text,) = connection.execute("SELECT record FROM games WHERE id = ?", (game,)).fetchone()
-    record: dict[str, Any] = json.loads(text)
-    return [hand["actions"] for hand in record["hands"]]
+    store = Store(f"sqlite:///{db}")
+    stored = store.load(game)
+    store.close()
+    assert stored is not None, f"game {game} is not in the store"
+    return [hand["actions"] for hand in stored.record["hands"]]
 
 
 def assert_all_acknowledged_stored(db: Path, tracked: Tracked) -> None:

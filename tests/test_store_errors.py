@@ -110,7 +110,8 @@ def test_a_page_whose_store_fails_answers_503_in_one_line(
         db.execute("DROP TABLE games")  # what a page reads is gone: the store cannot answer
 
     async def go() -> list[httpx.Response]:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
             return [await client.get("/history"), await client.get("/games/abc/record")]
 
     with caplog.at_level("WARNING", logger="okgin.server"):

@@ -5,17 +5,17 @@ finished on the other, with every acknowledged action in the store."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 import websockets
 from real_servers import Postgres, Redis
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
+
+from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 60}
 
@@ -54,7 +54,7 @@ class Player:
         elif answer["type"] == "error":
             # Both press "next": one is first. Two processes may also race on one version (the
             # compare-and-set save refuses the later one, nothing changed): look again, retry.
-            raced = answer["message"].startswith("someone else moved first")
+            raced = answer["code"] == "stale"
             assert message["type"] == "next" or raced, answer
             self.refused.append(message)
             await self.client.request({"type": "options", "coach": False})  # the state as it is now
@@ -80,11 +80,11 @@ async def seat_two(host_url: str, guest_url: str, seed: int) -> tuple[Client, Cl
 
 
 def stored_record(url: str, game: str) -> dict[str, Any]:
-    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://")) as db:
-        row = db.execute("SELECT record FROM games WHERE id = %s", (game,)).fetchone()
-    assert row is not None, f"game {game} is not in PostgreSQL"
-    record: dict[str, Any] = json.loads(row[0])
-    return record
+    store = Store(url)
+    stored = store.load(game)
+    store.close()
+    assert stored is not None, f"game {game} is not in PostgreSQL"
+    return stored.record
 
 
 def assert_acknowledged_stored(record: dict[str, Any], acked: list[tuple[int, str]]) -> None:
@@ -168,3 +168,38 @@ def test_a_killed_process_loses_nothing_and_the_game_ends_on_the_other(
 async def play(player: Player) -> None:
     while await player.move():
         pass
+
+
+def test_seats_taken_at_the_same_moment_on_two_processes_both_keep_their_tokens(
+    pair: tuple[ServerProcess, ...],
+) -> None:
+    """Two spectators on two processes sit at once: one save wins, the other is re-run on the
+    stored room. Each must be handed the token that was saved, so both can come back."""
+    one, two = pair
+
+    async def race() -> list[tuple[int | None, int | None, str]]:
+        host = await Client.connect(one.ws_url)
+        await host.request({"type": "create", "players": 3, "name": "Ana", "rules": SHORT})
+        while host.room is None:
+            await host.receive()
+        bo, cy = await Client.connect(one.ws_url), await Client.connect(two.ws_url)
+        for client in (bo, cy):
+            assert (await client.request({"type": "enter", "room": host.room}))["type"] == "ack"
+        sat = await asyncio.gather(bo.request({"type": "sit", "seat": 1, "name": "Bo"}),
+                                   cy.request({"type": "sit", "seat": 2, "name": "Cy"}))
+        assert [answer["type"] for answer in sat] == ["ack", "ack"], sat
+        back = []
+        for client, url in ((bo, one.ws_url), (cy, two.ws_url)):
+            again = await Client.connect(url)
+            answer = await again.request({"type": "enter", "room": host.room, "token": client.token})
+            back.append((client.seat, again.seat, answer.get("message", "")))
+            await again.close()
+        for client in (host, bo, cy):
+            await client.close()
+        return back
+
+    async def go() -> list[tuple[int | None, int | None, str]]:
+        return [seat for _ in range(4) for seat in await race()]
+
+    for taken, again, refusal in run(go()):
+        assert taken == again, f"seat {taken} taken, but its token comes back as {again}: {refusal}"

@@ -8,6 +8,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -29,23 +30,41 @@ from okgin.server.rooms.live import PROCESS, Hall
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.room_store import RoomStore
 from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
-from okgin.server.wire.headers import SecurityHeaders
+from okgin.server.wire.headers import DEFAULT_HOSTS, SecurityHeaders
 from okgin.server.wire.limits import Limiter, Limits
+from okgin.server.wire.messages import ID_PATTERN
 from okgin.server.wire.metrics import Metrics, metrics_page
 from okgin.server.wire.sockets import Settings, game_socket
 
 log = logging.getLogger("okgin.server")
 
 
+class IdConvertor(Convertor[str]):
+    """A game id or room code in a path (``{game:id}``): anything else is 404 before a handler
+    runs, so no database is asked about a NUL or a megabyte of text."""
+
+    regex = ID_PATTERN
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("id", IdConvertor())
+
+
 def create_app(
     db_url: str = DEFAULT_URL, *, broker_url: str | None = None, allow_seeds: bool = False,
     origins: Sequence[str] = (), idle_hours: float | None = 24.0, limits: Limits | None = None,
-    away_seconds: float = 60.0,
+    away_seconds: float = 60.0, hosts: Sequence[str] = DEFAULT_HOSTS,
 ) -> Starlette:
     """The web game, storing games at ``db_url`` (any SQLAlchemy URL).
 
     ``allow_seeds`` lets a client choose the shuffle (tests only); ``origins`` are the
-    pages besides our own that may open the WebSocket; unfinished games untouched for
+    pages besides our own that may open the WebSocket; ``hosts`` the host names requests may
+    name (any other Host header is refused: DNS rebinding); unfinished games untouched for
     ``idle_hours`` are removed (None: kept for ever); a host may hand an away player's seat
     to a computer player after ``away_seconds``.
     """
@@ -69,13 +88,13 @@ def create_app(
         thinking.close()
         store.close()
 
-    app = Starlette(lifespan=lifespan, middleware=[Middleware(SecurityHeaders)],
+    app = Starlette(lifespan=lifespan, middleware=[Middleware(SecurityHeaders, hosts)],
                     exception_handlers={StorageError: _store_failed}, routes=[
         Route("/", index),
-        Route("/r/{code}", index),
+        Route("/r/{code:id}", index),
         Route("/how-to-play", howto_page),
         Route("/history", history_page),
-        Route("/games/{game}/record", record_download),
+        Route("/games/{game:id}/record", record_download),
         Route("/api/rules", rules_api),
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),

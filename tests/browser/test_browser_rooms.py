@@ -308,3 +308,30 @@ def test_the_host_sees_when_a_computer_may_take_an_away_seat(
     host.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}", timeout=WAIT)
     expect(refusal).to_be_visible()  # ...through the redraw
     assert not errors, errors
+
+
+def test_the_pages_branch_on_error_codes(browser: Browser, rooms_server: ServerProcess) -> None:
+    """game.js and room.js read an error's code, not its words: an unknown game starts a new
+    one (no_game), a forged seat token is dropped and the room watched (bad_token), an
+    unknown room says so (no_room)."""
+    errors: list[str] = []
+    solo = open_page(browser, rooms_server.url, errors)
+    solo.evaluate("localStorage.setItem('okgin.game', 'no-such-game')")
+    solo.reload()
+    solo.wait_for_function("localStorage.getItem('okgin.game') !== 'no-such-game'", timeout=WAIT)
+    expect(solo.locator("#hand .card").first).to_be_visible(timeout=WAIT)
+
+    host, link = host_room(browser, rooms_server, 2, errors)
+    code = link.rsplit("/", 1)[1]
+    guest = open_page(browser, link, errors)
+    guest.evaluate(f"localStorage.setItem('okgin.room.{code}', 'forged-token')")
+    guest.reload()
+    row = guest.locator('#seats .seat[data-seat="1"]')
+    expect(row.get_by_role("button", name="Take this seat")).to_be_visible(timeout=WAIT)
+    assert guest.evaluate(f"localStorage.getItem('okgin.room.{code}')") is None
+
+    lost = open_page(browser, rooms_server.url + "/r/no-such-room-code", errors)
+    expect(lost.get_by_role("heading", name="No such table")).to_be_visible(timeout=WAIT)
+    for page in (solo, host, guest, lost):
+        page.context.close()
+    assert errors == []

@@ -13,7 +13,8 @@ from typing import Any
 
 from okgin.match import Match
 from okgin.server.coach.advice_json import advice_message, hint_message, review_message
-from okgin.server.wire.protocol import Message, ProtocolError
+from okgin.server.wire.codes import Code
+from okgin.server.wire.messages import Message, ProtocolError
 
 Work = Callable[[], dict[str, Any]]
 
@@ -34,7 +35,7 @@ def _hand_number(match: Match, message: Message) -> int:
     """The hand to review: ``hand`` if given, else the latest finished one."""
     finished = [n for n, hand in enumerate(match.hands, start=1) if hand.over]
     if not finished:
-        raise ProtocolError("no hand is over yet: a review is of a finished hand")
+        raise ProtocolError("no hand is over yet: a review is of a finished hand", Code.REFUSED)
     number = message.data.get("hand", finished[-1])
     if not isinstance(number, int) or isinstance(number, bool) or number not in finished:
         raise ProtocolError(f"hand must be the number of a finished hand: 1 to {finished[-1]}")

@@ -15,6 +15,7 @@ from okgin.errors import OkginError
 from okgin.record import loads, replay
 from okgin.server.coach.statistics import PERSON
 from okgin.server.store.storage import Store, StoredGame
+from okgin.server.wire.jsonbound import JSONBoundError, check_unicode_in
 from okgin.steps import game_steps
 
 MAX_UPLOAD = 2_000_000
@@ -92,10 +93,11 @@ async def replay_upload(request: Request) -> Response:
         return _error(f"the record is too large: at most {MAX_UPLOAD // 1000} kB", 413)
     try:
         record = loads(body.decode("utf-8"))
+        check_unicode_in(record)  # a lone surrogate (\ud800) could not be sent back
         return JSONResponse(await anyio.to_thread.run_sync(_steps, record))
     except UnicodeDecodeError:
         return _error("the record is not UTF-8 text", 400)
-    except OkginError as error:
+    except (OkginError, JSONBoundError) as error:
         return _error(f"not a game record: {error}", 400)
 
 

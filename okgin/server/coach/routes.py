@@ -11,9 +11,9 @@ from okgin.server.coach.statistics_page import stats_page
 def coach_routes() -> list[BaseRoute]:
     return [
         Route("/replay", replay_page),
-        Route("/games/{game}/replay", replay_page),
-        Route("/games/{game}/review", review_page),
-        Route("/api/games/{game}/replay", replay_data),
+        Route("/games/{game:id}/replay", replay_page),
+        Route("/games/{game:id}/review", review_page),
+        Route("/api/games/{game:id}/replay", replay_data),
         Route("/api/replay", replay_upload, methods=["POST"]),
         Route("/stats", stats_page),
     ]

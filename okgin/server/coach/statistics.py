@@ -14,36 +14,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 
 from okgin.advice.review import review_hand
 from okgin.record import replay
 from okgin.scoring import Outcome
+from okgin.server.store.schema import hand_results
 from okgin.server.store.storage import StorageError, storage_errors
 
 log = logging.getLogger("okgin.server")
 
 PERSON = 0
 """The seat whose statistics are kept: the person's, in games against the computer."""
-
-_metadata = MetaData()
-hand_results = Table(
-    "hand_results",
-    _metadata,
-    Column("game", String(40), nullable=False, index=True),
-    Column("hand", Integer, nullable=False),
-    Column("finished", Float, nullable=False),
-    Column("preset", String(40), nullable=False),
-    Column("outcome", String(16), nullable=False),
-    Column("won_hand", Boolean, nullable=False),
-    Column("points", Integer, nullable=False),
-    # The person's deadwood (after layoffs) when another seat knocked, else null.
-    Column("knocked_against", Integer, nullable=True),
-    Column("mistakes", Integer, nullable=True),
-    Column("won_game", Boolean, nullable=False),
-)
-
 
 @dataclass(frozen=True, slots=True)
 class HandRow:
@@ -57,10 +40,6 @@ class HandRow:
     knocked_against: int | None
     mistakes: int | None
     won_game: bool
-
-
-def create(engine: Engine) -> None:
-    _metadata.create_all(engine)
 
 
 def rows_of(game_id: str, record: Mapping[str, Any], review: bool = True) -> list[HandRow]:
@@ -119,7 +98,6 @@ def record_finished(engine: Engine, game_id: str, record: Mapping[str, Any]) -> 
     Nobody waits for this, so a failure is logged here rather than lost with its future."""
     try:
         with storage_errors(f"could not write the statistics of game {game_id}"):
-            create(engine)
             write(engine, rows_of(game_id, record))
     except StorageError as error:  # a locked or lost database: one line, not a traceback
         log.warning("%s", error)

@@ -29,7 +29,6 @@ async def stats_page(request: Request) -> Response:
 
 def _rows(store: Store) -> list[HandRow]:
     with storage_errors("could not read the statistics"):
-        statistics.create(store.engine)
         return statistics.read(store.engine)
 
 

@@ -21,6 +21,7 @@ from okgin.server.coach.pages import history_links
 from okgin.server.pages.howto import how_to_play
 from okgin.server.store.storage import Store
 from okgin.server.wire.jsonbound import JSONBoundError, loads
+from okgin.server.wire.messages import is_id
 
 STATIC = Path(__file__).parent / "static"
 
@@ -65,6 +66,8 @@ async def howto_page(request: Request) -> Response:
                             status_code=400)
     store: Store = request.app.state.store
     game_id = request.query_params.get("game")
+    if game_id and not is_id(game_id):
+        return HTMLResponse(_PAGE.format(title="How to play", body="<p>No such game.</p>"), status_code=404)
     if game_id and (game := await anyio.to_thread.run_sync(store.load, game_id)) is not None:
         with contextlib.suppress(OkginError):  # a stored game's rules were valid when it began
             rules = Rules.from_json(game.record.get("rules", "oklahoma"))

@@ -20,8 +20,9 @@ from okgin.hand import Hand, play_chance
 from okgin.match import Match
 from okgin.record import deal_to_json, record_head, replay
 from okgin.rules import Rules
+from okgin.server.store.storage import LogRow, deal_entry
+from okgin.server.wire.messages import ProtocolError
 from okgin.server.wire.protocol import (
-    ProtocolError,
     advice_json,
     final_json,
     public_view_json,
@@ -43,6 +44,9 @@ class Game:
         self._written: list[dict[str, Any]] = []
         self._current: tuple[Hand, dict[str, Any]] | None = None
         self._rules = match.rules.to_json()
+        self.version = 0
+        """The log rows of this game the store holds (``unsaved`` gives the ones after them)."""
+        self._logged = (0, 0)  # (hands whose deal is logged, actions of the last of them logged)
 
     @classmethod
     def deal(cls, rules: Rules, seed: int | None = None) -> Game:
@@ -53,11 +57,36 @@ class Game:
         return cls(secrets.token_urlsafe(12), match, rng)
 
     @classmethod
-    def from_record(cls, game_id: str, record: dict[str, Any]) -> Game:
+    def from_record(cls, game_id: str, record: dict[str, Any], version: int | None = None) -> Game:
+        """The game ``record`` holds; with ``version``, as the store holds it (that many log
+        rows), else not stored yet (``unsaved`` gives all of it)."""
         match, _ = replay(record)
+        game = cls(game_id, match)
+        if version is not None:
+            game.saved(version)
         if match.current is None and not match.hands:
-            match.deal_next(random.Random())
-        return cls(game_id, match)
+            match.deal_next(game.rng)
+        return game
+
+    # -- the log --------------------------------------------------------------------------
+
+    def unsaved(self) -> list[LogRow]:
+        """The log rows made since the store's version: new deals (JSON) and actions, by hand."""
+        hands, (logged, actions) = self.match.hands, self._logged
+        rows: list[LogRow] = []
+        if logged:
+            rows.extend((logged, str(action)) for action in hands[logged - 1].actions[actions:])
+        for number in range(logged + 1, len(hands) + 1):
+            hand = hands[number - 1]
+            rows.append((number, deal_entry(hand.dealer, _deal(hand))))
+            rows.extend((number, str(action)) for action in hand.actions)
+        return rows
+
+    def saved(self, rows: int) -> None:
+        """The store now holds everything this game has: ``rows`` more log rows than before."""
+        hands = self.match.hands
+        self._logged = (len(hands), len(hands[-1].actions) if hands else 0)
+        self.version += rows
 
     # -- changes --------------------------------------------------------------------------
 
@@ -111,6 +140,12 @@ class Game:
             "sheet": sheet_json(match.hands),
             "final": final_json(match.final, match.rules) if match.final else None, "coach": coached,
         }
+
+    def head(self, names: Sequence[str]) -> dict[str, Any]:
+        """The record's head (format, rules, players): stored once, with the game's row."""
+        head = record_head(self.match.rules, list(names))
+        del head["hands"]
+        return head
 
     def record(self, names: Sequence[str]) -> dict[str, Any]:
         """The game record (with the deal: hidden cards). Finished hands are written once."""

@@ -35,7 +35,8 @@ from okgin.server.rooms.room import Phase, Room, RoomError
 from okgin.server.rooms.thinking import Thinking, computer_player
 from okgin.server.store.room_store import Conflict, GameWrite, RoomStore
 from okgin.server.store.storage import StorageError
-from okgin.server.wire.protocol import Message
+from okgin.server.wire.codes import Code
+from okgin.server.wire.messages import Message
 
 log = logging.getLogger("okgin.server")
 PROCESS = f"{os.getpid()}-{random.getrandbits(32):08x}"
@@ -44,12 +45,18 @@ Send = Callable[[dict[str, Any]], None]
 
 
 class Watcher:
-    """One connection's window on a room: its seat (None: a spectator) and where frames go."""
+    """One connection's window on a room: its seat (None: a spectator) and where frames go.
 
-    def __init__(self, send: Send, seat: int | None, coach: bool = False) -> None:
+    ``only_game``: a spectator who came by a game's id, not the room's link: shown that game
+    and nothing else (never the room's code, nor its next game)."""
+
+    def __init__(
+        self, send: Send, seat: int | None, coach: bool = False, only_game: str | None = None,
+    ) -> None:
         self.send = send
         self.seat = seat
         self.coach = coach
+        self.only_game = only_game
 
 
 @dataclass(slots=True)
@@ -60,10 +67,27 @@ class Change:
     game: bool = False
     new_game: bool = False
     save: bool = True
+    token: str | None = None
+    """A seat token the change made: a change re-run after a conflict makes a new one."""
 
 
-class Stale(OkginError):
-    """A computer player's decision about a game that has moved on meanwhile."""
+class Stale(RoomError):
+    """A change made on a stale copy: someone else changed the room first (a computer
+    player's decision about a game that has moved on, or a save that lost the race)."""
+
+    code = Code.STALE
+
+
+class NotSaved(RoomError):
+    """The store failed (locked, lost): nothing was saved."""
+
+    code = Code.NOT_SAVED
+
+
+class RoomClosed(RoomError):
+    """The room was removed after a long time without a move."""
+
+    code = Code.ROOM_CLOSED
 
 
 class LiveRoom:
@@ -134,17 +158,20 @@ class LiveRoom:
         if change.game:
             self.room.deadline = self._deadline()
         try:
-            self.hall.rooms.save(self.room, self._game_write(change) if change.game else None)
+            write = self._game_write(change) if change.game else None
+            self.hall.rooms.save(self.room, write)
+            if write is not None and self.game is not None:
+                self.game.saved(len(write.rows))
         except Conflict:
             self._reload()
             if again:
                 return self._mutate_and_save(mutate, again=False)
-            raise RoomError("someone else moved first: look again and retry") from None
+            raise Stale("stale: someone else moved first; look again and retry") from None
         except StorageError as error:  # a locked or lost database: one line in the log, not a traceback
             log.warning("room %s: %s", self.room.code, error)
             with contextlib.suppress(StorageError):  # if unreadable too, the next change reads it first
                 self._reload()
-            raise RoomError("the game could not be saved, so nothing changed: try again") from None
+            raise NotSaved("the game could not be saved, so nothing changed: try again") from None
         except BaseException:
             self._reload()
             raise
@@ -167,7 +194,8 @@ class LiveRoom:
         assert game is not None
         final = game.match.final
         return GameWrite(
-            game.id, game.record(self.room.names), self.room.levels(), new=change.new_game,
+            game.id, game.version, game.unsaved(), self.room.levels(),
+            head=game.head(self.room.names) if change.new_game else None,
             winner=final.winner if final else None, scores=final.scores if final else None,
         )
 
@@ -176,13 +204,15 @@ class LiveRoom:
         self._diverged = True  # until the store is read, memory may hold a change it never took
         room = self.hall.rooms.load(self.room.code)
         if room is None:  # removed as abandoned (by another process, or while we were away)
-            raise RoomError("this room was closed after a long time without a move: start a new game")
+            raise RoomClosed("this room was closed after a long time without a move: start a new game")
         self.room = room
-        stored = self.hall.store.load(room.game) if room.game else None
-        if stored is None:
+        game, store = self.game, self.hall.store
+        if room.game is None:
             self.game = None
-        elif self.game is None or self.game.id != stored.id or not catch_up(self.game.match, stored.record):
-            self.game = Game.from_record(stored.id, stored.record)
+        elif game is None or game.id != room.game or not catch_up(
+                game, store.log_after(game.id, game.version)):
+            stored = store.load(room.game)
+            self.game = Game.from_record(stored.id, stored.record, stored.version) if stored else None
         self._diverged = False
 
     # -- frames ---------------------------------------------------------------------------
@@ -215,11 +245,14 @@ class LiveRoom:
         if self._diverged:
             self._reload()
         made: dict[tuple[int | None, bool], dict[str, Any]] = {}
-        out = []
+        out: list[list[dict[str, Any]]] = []
         if event and not (event[0].isdigit() or event in ("deal", "reshuffle")):
             event = None  # a room's own event (a seat taken, someone away): not a move to show
         for watcher in watchers:
-            sent = [self.room_frame(watcher.seat)]
+            if watcher.only_game is not None and watcher.only_game != self.room.game:
+                out.append([])  # came by an earlier game's id: not carried into the next one
+                continue
+            sent = [self.room_frame(watcher.seat, watcher.only_game is None)]
             if self.game is not None:
                 key = (watcher.seat, watcher.coach)
                 if key not in made:
@@ -229,9 +262,12 @@ class LiveRoom:
             out.append(sent)
         return out
 
-    def room_frame(self, seat: int | None) -> dict[str, Any]:
+    def room_frame(self, seat: int | None, linked: bool = True) -> dict[str, Any]:
+        """The room for ``seat``; its code only for someone who holds the link (``linked``)."""
         frame = self.room.public(seat)
         frame["deadline"] = self.room.deadline if self._turn() is not None else None
+        if not linked:
+            frame["code"] = None
         return frame
 
     async def show(self, watcher: Watcher) -> None:
@@ -467,13 +503,16 @@ class Hall:
         """Store a new room (and its first game) and serve it."""
         write = None
         if game is not None:
-            write = GameWrite(game.id, game.record(room.names), room.levels(), new=True)
+            write = GameWrite(game.id, 0, game.unsaved(), room.levels(), head=game.head(room.names))
         await anyio.to_thread.run_sync(self.rooms.create, room, write)
+        if game is not None and write is not None:
+            game.saved(len(write.rows))
         return self._serve(LiveRoom(self, room, game))
 
     async def _keep(self, room: Room) -> LiveRoom:
         stored = await anyio.to_thread.run_sync(self.store.load, room.game) if room.game else None
-        game = await anyio.to_thread.run_sync(Game.from_record, stored.id, stored.record) if stored else None
+        game = await anyio.to_thread.run_sync(
+            Game.from_record, stored.id, stored.record, stored.version) if stored else None
         if room.code in self._live:  # loaded twice at once: keep the first
             return self._live[room.code]
         return self._serve(LiveRoom(self, room, game))

@@ -1,1 +1,1 @@
-"""Storage: games and rooms in SQL (SQLite or PostgreSQL)."""
+"""The store: one schema kept by Alembic migrations, games as their action logs, and rooms."""

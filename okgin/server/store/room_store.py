@@ -1,9 +1,11 @@
-"""Rooms in the database, saved compare-and-set on their ``version`` with their game's record.
+"""Rooms in the database, saved compare-and-set on their ``version`` with their game's new log rows.
 
 Plain SQLAlchemy Core, the same on SQLite and PostgreSQL. A change writes the room (only if
-its version is the one the change was made from) and the game record in one transaction:
-a conflict writes nothing and the caller reloads. A database that fails (locked, lost)
-raises ``StorageError``, one line. Every call blocks: run it in a thread.
+its version is the one the change was made from) and appends the game's new log rows (only
+if the game's version is the one they follow) in one transaction: a conflict writes nothing
+and the caller reloads. What a change writes does not grow with the game: the room's row and
+a row per action. A database that fails (locked, lost) raises ``StorageError``, one line.
+Every call blocks: run it in a thread.
 """
 
 from __future__ import annotations
@@ -11,77 +13,50 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import (
-    Column,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    delete,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 from okgin.server.rooms.room import Room
-from okgin.server.store.storage import (
-    Store,
-    compact_json,
-    games_table,
-    new_game_row,
-    saved_game_row,
-    storage_errors,
-)
-
-_metadata = MetaData()
-rooms_table = Table(
-    "rooms",
-    _metadata,
-    Column("code", String(40), primary_key=True),
-    Column("version", Integer, nullable=False),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("phase", String(16), nullable=False),
-    Column("game", String(40), nullable=True, index=True),
-    Column("data", Text, nullable=False),
-)
+from okgin.server.store.schema import game_log, games, rooms
+from okgin.server.store.storage import LogRow, Store, compact_json, game_row, storage_errors
 
 
 class Conflict(Exception):
-    """The room was changed by someone else since it was loaded: nothing was written."""
+    """The room or its game was changed by someone else since it was loaded: nothing was written."""
 
 
 @dataclass(frozen=True, slots=True)
 class GameWrite:
-    """The game row a change writes: created when ``new``, else its record updated."""
+    """What a change writes of its game: the log rows after ``version`` (the stored version
+    they follow), the game's row when ``new`` (with the record's ``head``), its result when over."""
 
     id: str
-    record: dict[str, Any]
-    levels: list[str | None]
-    new: bool = False
+    version: int
+    rows: Sequence[LogRow]
+    levels: list[str | None] = field(default_factory=list)
+    head: dict[str, Any] | None = None
     winner: int | None = None
     scores: tuple[int, ...] | None = None
 
+    @property
+    def new(self) -> bool:
+        return self.head is not None
+
 
 class RoomStore:
-    """The rooms table beside the games table, in the same database."""
+    """The rooms table beside the games, in the same database."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.engine = store.engine
-        with storage_errors(f"cannot open the game store {store.url}"):
-            _metadata.create_all(self.engine)
 
     def create(self, room: Room, game: GameWrite | None = None) -> None:
         now = time.time()
         with storage_errors("could not save the room"), self.engine.begin() as db:
-            db.execute(insert(rooms_table).values(
+            db.execute(insert(rooms).values(
                 code=room.code, version=room.version, created=now, updated=now,
                 phase=str(room.phase), game=room.game, data=compact_json(room.to_data()),
             ))
@@ -91,10 +66,14 @@ class RoomStore:
     def save(self, room: Room, game: GameWrite | None = None) -> None:
         """Write ``room`` if its stored version is ``room.version``, then bump it. Raises Conflict."""
         now = time.time()
+        if game is not None and not game.new:
+            self._save_move(room, game, now)
+            room.version += 1
+            return
         with storage_errors("could not save the room"), self.engine.begin() as db:
             written = db.execute(
-                update(rooms_table)
-                .where(rooms_table.c.code == room.code, rooms_table.c.version == room.version)
+                update(rooms)
+                .where(rooms.c.code == room.code, rooms.c.version == room.version)
                 .values(version=room.version + 1, updated=now, phase=str(room.phase), game=room.game,
                         data=compact_json(room.to_data()))
             ).rowcount
@@ -104,21 +83,49 @@ class RoomStore:
                 _write_game(db, game, now)
         room.version += 1
 
+    def _save_move(self, room: Room, game: GameWrite, now: float) -> None:
+        """A move's save: the room, the game's row and its new log rows, compare-and-set, as
+        driver SQL written once (SQLAlchemy Core built and compiled each statement anew, which
+        cost four times the database's own work); on PostgreSQL one statement, one round trip."""
+        params = {
+            "code": room.code, "version": room.version, "now": now, "phase": str(room.phase),
+            "game": room.game, "data": compact_json(room.to_data()), "game_id": game.id,
+            "game_version": game.version, "new_version": game.version + len(game.rows),
+            "status": "finished" if game.winner is not None else None, "winner": game.winner,
+            "scores": json.dumps(list(game.scores or ())) if game.winner is not None else None,
+        }
+        with storage_errors("could not save the room"), self.engine.connect() as db:
+            if self.engine.dialect.name == "postgresql":
+                params["hands"] = [hand for hand, _ in game.rows]
+                params["entries"] = [entry for _, entry in game.rows]
+                written = tuple(db.exec_driver_sql(_MOVE_POSTGRESQL, params).one()) == (1, 1)
+            else:
+                written = db.exec_driver_sql(_ROOM_SQL, params).rowcount == 1
+                written = written and db.exec_driver_sql(_GAME_SQL, params).rowcount == 1
+                if written and game.rows:
+                    db.exec_driver_sql(_LOG_SQL, [
+                        {"game_id": game.id, "seq": game.version + number, "hand": hand, "entry": entry}
+                        for number, (hand, entry) in enumerate(game.rows, start=1)
+                    ])
+            if not written:
+                db.rollback()
+                raise Conflict(room.code)
+            db.commit()
+
     def load(self, code: str) -> Room | None:
         with storage_errors("could not read the room"), self.engine.connect() as db:
-            row = db.execute(select(rooms_table).where(rooms_table.c.code == code)).first()
+            row = db.execute(_ROOM, {"code": code}).first()
         return _room(row._mapping) if row is not None else None
 
     def version(self, code: str) -> int | None:
         """The stored version of room ``code`` (None: no such room), without reading the room."""
         with storage_errors("could not read the room"), self.engine.connect() as db:
-            version: int | None = db.execute(
-                select(rooms_table.c.version).where(rooms_table.c.code == code)).scalar()
+            version: int | None = db.execute(select(rooms.c.version).where(rooms.c.code == code)).scalar()
         return version
 
     def by_game(self, game_id: str) -> Room | None:
         with storage_errors("could not read the room"), self.engine.connect() as db:
-            row = db.execute(select(rooms_table).where(rooms_table.c.game == game_id)).first()
+            row = db.execute(select(rooms).where(rooms.c.game == game_id)).first()
         return _room(row._mapping) if row is not None else None
 
     def remove_idle(self, before: float, watched: Sequence[str] = ()) -> list[str]:
@@ -127,26 +134,74 @@ class RoomStore:
         The rooms ``watched`` (someone has them open, though nobody moves) and their games
         count as touched now: they are not abandoned."""
         now = time.time()
-        stale = (rooms_table.c.updated < before) & (rooms_table.c.phase != "finished")
+        stale = (rooms.c.updated < before) & (rooms.c.phase != "finished")
+        stale_games = (games.c.updated < before) & (games.c.status != "finished")
         with storage_errors("could not remove abandoned rooms"), self.engine.begin() as db:
             if watched:
-                kept = rooms_table.c.code.in_(watched)
-                db.execute(update(rooms_table).where(kept).values(updated=now))
-                db.execute(update(games_table).where(games_table.c.id.in_(
-                    select(rooms_table.c.game).where(kept).scalar_subquery())).values(updated=now))
-            codes = [row.code for row in db.execute(select(rooms_table.c.code).where(stale))]
-            db.execute(delete(rooms_table).where(stale))
-            db.execute(delete(games_table).where(
-                (games_table.c.updated < before) & (games_table.c.status != "finished")))
+                kept = rooms.c.code.in_(watched)
+                db.execute(update(rooms).where(kept).values(updated=now))
+                db.execute(update(games).where(games.c.id.in_(
+                    select(rooms.c.game).where(kept).scalar_subquery())).values(updated=now))
+            codes = [row.code for row in db.execute(select(rooms.c.code).where(stale))]
+            db.execute(delete(rooms).where(stale))
+            db.execute(delete(game_log).where(game_log.c.game.in_(select(games.c.id).where(stale_games))))
+            db.execute(delete(games).where(stale_games))
         return codes
 
 
+_ROOM = text("SELECT code, version, data FROM rooms WHERE code = :code")
+"""A room, as every process reads it after a change another made (written once, as ``_LOG_AFTER``)."""
+
+_ROOM_SQL = """UPDATE rooms SET version = :version + 1, updated = :now, phase = :phase, game = :game,
+    data = :data WHERE code = :code AND version = :version"""
+_GAME_SQL = """UPDATE games SET version = :new_version, updated = :now, status = COALESCE(:status, status),
+    winner = COALESCE(:winner, winner), scores = COALESCE(:scores, scores)
+    WHERE id = :game_id AND version = :game_version"""
+_LOG_SQL = "INSERT INTO game_log (game, seq, hand, entry) VALUES (:game_id, :seq, :hand, :entry)"
+"""A move elsewhere (SQLite, named parameters): the room, the game's row, each new log row."""
+
+_MOVE_POSTGRESQL = """
+WITH room AS (
+    UPDATE rooms SET version = %(version)s + 1, updated = %(now)s, phase = %(phase)s, game = %(game)s,
+        data = %(data)s
+    WHERE code = %(code)s AND version = %(version)s
+        AND EXISTS (SELECT FROM games WHERE id = %(game_id)s AND version = %(game_version)s)
+    RETURNING code
+), game AS (
+    UPDATE games SET version = %(new_version)s, updated = %(now)s,
+        status = COALESCE(%(status)s::varchar, status), winner = COALESCE(%(winner)s::int, winner),
+        scores = COALESCE(%(scores)s::text, scores)
+    WHERE id = %(game_id)s AND version = %(game_version)s AND EXISTS (SELECT FROM room)
+    RETURNING id
+), log AS (
+    INSERT INTO game_log (game, seq, hand, entry)
+    SELECT game.id, %(game_version)s + x.n, x.hand, x.entry
+    FROM game, unnest(%(hands)s::int[], %(entries)s::text[]) WITH ORDINALITY AS x(hand, entry, n)
+)
+SELECT (SELECT count(*) FROM room), (SELECT count(*) FROM game)
+"""
+"""A move on PostgreSQL: the room (compare-and-set, and only if the game is at the version the
+rows follow), the game's row, its log rows; counts of the rooms and games written (1, 1)."""
+
+
 def _write_game(db: Connection, game: GameWrite, now: float) -> None:
-    if game.new:
-        db.execute(insert(games_table).values(new_game_row(game.id, game.levels, game.record, now)))
+    """The game's row (new, or its version moved on: compare-and-set) and its new log rows."""
+    version = game.version + len(game.rows)
+    result: dict[str, Any] = {}
+    if game.winner is not None:
+        result = {"status": "finished", "winner": game.winner, "scores": json.dumps(list(game.scores or ()))}
+    if game.head is not None:
+        db.execute(insert(games).values(game_row(game.id, game.levels, game.head, version, now) | result))
     else:
-        values = saved_game_row(game.record, game.winner, game.scores, now)
-        db.execute(update(games_table).where(games_table.c.id == game.id).values(values))
+        written = db.execute(update(games).where(games.c.id == game.id, games.c.version == game.version)
+                             .values(updated=now, version=version, **result)).rowcount
+        if written != 1:
+            raise Conflict(game.id)
+    if game.rows:
+        db.execute(insert(game_log), [
+            {"game": game.id, "seq": game.version + number, "hand": hand, "entry": entry}
+            for number, (hand, entry) in enumerate(game.rows, start=1)
+        ])
 
 
 def _room(row: Any) -> Room:

@@ -1,73 +1,33 @@
-"""Storage: every game as a game record in a SQL database (SQLite by default, or PostgreSQL).
+"""Reading games from the store: a game's row and its action log, put together as its record.
 
-A game is written before its action is acknowledged, so a reload or a restart resumes it.
-Each row has a ``version``; a save given the version it was made from is compare-and-set
-(another process wrote first: nothing is written, ``VersionConflict``, the caller reloads).
-A database that cannot be opened, is corrupt or is locked raises ``StorageError``: one line.
+Games are written with their room (``room_store``), one log row per deal or action, before
+the change is acknowledged, so a reload or a restart resumes them. A database that cannot be
+opened, is corrupt, is locked or is in an older schema raises ``StorageError``: one line.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import time
-from collections.abc import Iterator, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    Column,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    event,
-    insert,
-    inspect,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy import select, text
 
-from okgin.errors import OkginError
+from okgin.server.store import migrate
+from okgin.server.store.db import DEFAULT_URL, StorageError, compact_json, open_engine, storage_errors
+from okgin.server.store.schema import game_log, games
 
-DEFAULT_URL = "sqlite:///okgin.db"
+__all__ = ["DEFAULT_URL", "LogRow", "StorageError", "Store", "StoredGame", "compact_json", "storage_errors"]
 
-_metadata = MetaData()
-games_table = Table(
-    "games",
-    _metadata,
-    Column("id", String(40), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("levels", Text, nullable=False),
-    Column("record", Text, nullable=False),
-    Column("winner", Integer, nullable=True),
-    Column("scores", Text, nullable=True),
-    # Bumped by every save; a default so writers that do not know it (rooms) still insert.
-    Column("version", Integer, nullable=False, default=1, server_default="1"),
-)
-SQLITE_BUSY_SECONDS = 2.0
-"""How long a write waits for a lock held elsewhere before answering "busy" (SQLite)."""
-
-
-class StorageError(OkginError):
-    """The game store cannot be opened or written: the message says why, in one line."""
-
-
-class VersionConflict(Exception):  # a signal to reload, never shown to a player
-    """The row was saved by someone else since it was loaded: nothing was written."""
+LogRow = tuple[int, str]
+"""One row of a game's log: (its hand's number from 1, the deal's JSON or an action's notation)."""
 
 
 @dataclass(frozen=True, slots=True)
 class StoredGame:
-    """One row: the record (with its hidden deal: never sent while the game goes on)."""
+    """One game: its record (with its hidden deal: never sent while the game goes on)."""
 
     id: str
     created: float
@@ -77,151 +37,87 @@ class StoredGame:
     record: dict[str, Any]
     winner: int | None
     scores: tuple[int, ...] | None
-    version: int = 1
+    version: int
+    """The number of its log rows."""
 
 
 class Store:
-    """The games table. Writes commit before returning (WAL on SQLite, so a killed server loses none).
-
-    Safe to call from several threads: each call takes its own pooled connection.
-    """
+    """The games and their logs. Safe to call from several threads: each call takes its own
+    pooled connection. The store is checked (or, empty, made) at the schema's head revision."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
-        self.engine: Engine = _open(url)
+        self.engine = open_engine(url)
         self.url = self.engine.url.render_as_string(hide_password=True)
-        with storage_errors(f"cannot open the game store {self.url}"):
-            _metadata.create_all(self.engine)
-            _add_version_column(self.engine)
-
-    def create(self, game_id: str, levels: Sequence[str], record: dict[str, Any]) -> int:
-        """Insert a new game; return its version (1)."""
-        with storage_errors("could not save the game"), self.engine.begin() as db:
-            db.execute(insert(games_table).values(new_game_row(game_id, levels, record, time.time())))
-        return 1
-
-    def save(
-        self,
-        game_id: str,
-        record: dict[str, Any],
-        winner: int | None = None,
-        scores: Sequence[int] | None = None,
-        *,
-        version: int | None = None,
-    ) -> int:
-        """Write the record; a ``winner`` marks the game finished with its final ``scores``.
-
-        With ``version``, only if the stored row still has it (else VersionConflict, nothing
-        written). Returns the new version.
-        """
-        where = games_table.c.id == game_id
-        if version is not None:
-            where &= games_table.c.version == version
-        values = saved_game_row(record, winner, scores, time.time())
-        with storage_errors("could not save the game"), self.engine.begin() as db:
-            row = db.execute(update(games_table).where(where).values(values)
-                             .returning(games_table.c.version)).first()
-        if row is None:
-            raise VersionConflict(game_id)
-        new_version: int = row[0]
-        return new_version
+        migrate.ready(self.engine)
 
     def load(self, game_id: str) -> StoredGame | None:
         with storage_errors("could not read the game"), self.engine.connect() as db:
-            row = db.execute(select(games_table).where(games_table.c.id == game_id)).first()
-        return _stored(row._mapping) if row is not None else None
+            row = db.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            log = db.execute(select(game_log.c.hand, game_log.c.entry)
+                             .where(game_log.c.game == game_id).order_by(game_log.c.seq)).all()
+        return _stored(row._mapping, log)
+
+    def log_after(self, game_id: str, version: int) -> list[LogRow]:
+        """Game ``game_id``'s log rows after its first ``version``, in order."""
+        with storage_errors("could not read the game"), self.engine.connect() as db:
+            rows = db.execute(_LOG_AFTER, {"game": game_id, "seq": version})
+            return [(hand, entry) for hand, entry in rows]
 
     def finished(self, limit: int = 200) -> list[StoredGame]:
         """The finished games, the latest first."""
-        query = (
-            select(games_table).where(games_table.c.status == "finished")
-            .order_by(games_table.c.updated.desc()).limit(limit)
-        )
+        finished = games.c.status == "finished"
+        query = select(games).where(finished).order_by(games.c.updated.desc()).limit(limit)
         with storage_errors("could not read the games"), self.engine.connect() as db:
-            return [_stored(row._mapping) for row in db.execute(query)]
+            rows = db.execute(query).all()
+            logs: dict[str, list[LogRow]] = defaultdict(list)
+            ids = [row.id for row in rows]
+            for start in range(0, len(ids), 100):
+                log = (select(game_log.c.game, game_log.c.hand, game_log.c.entry)
+                       .where(game_log.c.game.in_(ids[start:start + 100]))
+                       .order_by(game_log.c.game, game_log.c.seq))
+                for game, hand, entry in db.execute(log):
+                    logs[game].append((hand, entry))
+        return [_stored(row._mapping, logs[row.id]) for row in rows]
 
     def close(self) -> None:
         self.engine.dispose()
 
 
-def new_game_row(
-    game_id: str, levels: Sequence[str | None], record: dict[str, Any], now: float,
+_LOG_AFTER = text("SELECT hand, entry FROM game_log WHERE game = :game AND seq > :seq ORDER BY seq")
+"""Every process reads this after each change another made: written once (a Core ``select``
+built anew each time cost twice its reading)."""
+
+
+def assemble(head: dict[str, Any], log: Iterable[LogRow]) -> dict[str, Any]:
+    """A game record from its head and its log rows (each hand's first row is its deal)."""
+    hands: list[dict[str, Any]] = []
+    for number, entry in log:
+        if number > len(hands):
+            hands.append({**json.loads(entry), "actions": []})
+        else:
+            hands[-1]["actions"].append(entry)
+    return {**head, "hands": hands}
+
+
+def deal_entry(dealer: int, deal: dict[str, Any]) -> str:
+    """A hand's first log row: its dealer and deal."""
+    return compact_json({"dealer": dealer, "deal": deal})
+
+
+def game_row(
+    game_id: str, levels: Sequence[str | None], head: dict[str, Any], version: int, now: float,
 ) -> dict[str, Any]:
-    """The columns of a new game's row (the rooms table writes games through this too)."""
-    return {"id": game_id, "created": now, "updated": now, "status": "playing", "version": 1,
-            "levels": json.dumps(list(levels)), "record": compact_json(record)}
+    """The columns of a new game's row (its ``version`` log rows written beside it)."""
+    return {"id": game_id, "created": now, "updated": now, "status": "playing", "version": version,
+            "levels": json.dumps(list(levels)), "head": compact_json(head)}
 
 
-def saved_game_row(
-    record: dict[str, Any], winner: int | None, scores: Sequence[int] | None, now: float,
-) -> dict[str, Any]:
-    """The columns a save changes: the record, the version, and the result once finished."""
-    values: dict[str, Any] = {
-        "updated": now, "record": compact_json(record), "version": games_table.c.version + 1,
-    }
-    if winner is not None:
-        values |= {"status": "finished", "winner": winner, "scores": json.dumps(list(scores or ()))}
-    return values
-
-
-def _open(url: str) -> Engine:
-    """The engine for ``url``, its connections set up for a server (or a clear StorageError)."""
-    try:
-        if url.startswith("sqlite"):
-            engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_SECONDS})
-            event.listen(engine, "connect", _sqlite_pragmas)
-            return engine
-        # pre_ping: a connection the database dropped (restart, failover) is replaced, not used.
-        return create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8)
-    except (ArgumentError, NoSuchModuleError, ImportError) as error:
-        raise StorageError(f"cannot use {url!r} as the game store: {_first_line(error)}") from None
-
-
-@contextlib.contextmanager
-def storage_errors(doing: str) -> Iterator[None]:
-    """Turn a database failure into a StorageError with one line saying what and why."""
-    try:
-        yield
-    except SQLAlchemyError as error:
-        raise StorageError(f"{doing}: {_reason(error)}") from None
-
-
-def _reason(error: SQLAlchemyError) -> str:
-    """The database's own reason, short: "database is locked", "file is not a database"."""
-    original = error.orig if isinstance(error, DBAPIError) else None
-    reason = _first_line(original) if original is not None else _first_line(error)
-    if "locked" in reason or "could not obtain lock" in reason:
-        return f"the store is busy ({reason}); try again"
-    return reason
-
-
-def _first_line(error: BaseException) -> str:
-    lines = str(error).strip().splitlines()
-    return lines[0].strip() if lines else type(error).__name__
-
-
-def _add_version_column(engine: Engine) -> None:
-    """Stores written before versions existed get the column (every row at version 1)."""
-    columns = {column["name"] for column in inspect(engine).get_columns("games")}
-    if "version" not in columns:
-        with engine.begin() as db:
-            db.execute(text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 1"))
-
-
-def _stored(row: Any) -> StoredGame:
+def _stored(row: Any, log: Sequence[LogRow]) -> StoredGame:
     return StoredGame(
         id=row["id"], created=row["created"], updated=row["updated"],
         finished=row["status"] == "finished", levels=tuple(json.loads(row["levels"])),
-        record=json.loads(row["record"]), winner=row["winner"],
+        record=assemble(json.loads(row["head"]), log), winner=row["winner"],
         scores=tuple(json.loads(row["scores"])) if row["scores"] else None, version=row["version"],
     )
-
-
-def compact_json(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()

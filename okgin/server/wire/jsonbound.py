@@ -1,8 +1,10 @@
-"""JSON from strangers: parsed with its nesting depth and its integers' length bounded.
+"""JSON from strangers: parsed with its nesting depth and its integers' length bounded, and
+every text in it Unicode.
 
 Python's own parser answers deep nesting with RecursionError and long integers with a
-bare ValueError; here both, and every other fault, become one ``JSONBoundError`` whose
-message says what was wrong.
+bare ValueError, and reads ``"\\ud800"`` as a lone surrogate, which no database or page can
+take (UnicodeEncodeError later, far from the edge); here all of these, and every other fault,
+become one ``JSONBoundError`` whose message says what was wrong.
 """
 
 from __future__ import annotations
@@ -19,17 +21,37 @@ class JSONBoundError(ValueError):
 
 
 def _depth(value: Any) -> int:
-    """How deeply lists and objects nest in a parsed value (walked without recursion)."""
+    """How deeply lists and objects nest in a parsed value (walked without recursion); raises
+    JSONBoundError at the first text (a key or a value) that is not Unicode."""
     deepest = 0
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        if isinstance(item, str):
+            check_unicode(item)
         if isinstance(item, dict):
+            for key in item:
+                check_unicode(key)
             item = list(item.values())
         if isinstance(item, list):
             deepest = max(deepest, depth)
-            stack.extend((child, depth + 1) for child in item if isinstance(child, (list, dict)))
+            stack.extend((child, depth + 1) for child in item if isinstance(child, (list, dict, str)))
     return deepest
+
+
+def check_unicode(text: str) -> str:
+    """``text`` if it can be encoded (UTF-8); raises JSONBoundError naming a lone surrogate."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        bad = text[error.start]
+        raise JSONBoundError(f"text that is not Unicode: a lone surrogate \\u{ord(bad):04x}") from None
+    return text
+
+
+def check_unicode_in(value: Any) -> None:
+    """Raise JSONBoundError when any text in ``value`` (parsed JSON) is not Unicode."""
+    _depth(value)
 
 
 def _bounded_int(max_digits: int) -> Any:

@@ -1,8 +1,12 @@
-"""Rate limits: token buckets per connection and per address, for messages and new games.
+"""Rate limits: token buckets per connection, per address and per seat, for messages, new
+games and new connections.
 
 A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each message spends one.
 An empty bucket refuses with a clear error, so one client flooding the server costs the
-others nothing but the reading of its frames.
+others nothing but the reading of its frames. A new connection spends its address's budget,
+unless it presents a valid seat token: many players may share one address (an office, a
+school, a phone carrier's NAT) and all come back at once after a restart, so a player's
+connection spends its seat's budget instead.
 """
 
 from __future__ import annotations
@@ -41,6 +45,14 @@ class Limits:
     # bucket is that many connections read at once before the rate holds it.
     address_connections: float = 5.0
     address_connection_burst: float = 10.0
+    # A player coming back (a reload, a dropped phone, a restart) with its seat token: a page
+    # retries once a second, so this is what a person needs and what a stolen token may flood.
+    seat_connections: float = 1.0
+    seat_connection_burst: float = 10.0
+    # Over its connection budget, an address may still present seat tokens; each costs a look-up,
+    # so only this many may fail before its connections are closed unread again.
+    address_token_failures: float = 1.0
+    address_token_failure_burst: float = 10.0
 
 
 class Bucket:
@@ -56,15 +68,23 @@ class Bucket:
 
     def take(self) -> bool:
         """Spend one token if there is one; False when the bucket is empty."""
+        if not self.has_one():
+            return False
+        self.tokens -= 1
+        return True
+
+    def has_one(self) -> bool:
+        """Is there a token to spend? (Spends nothing.)"""
         if self.rate <= 0:
             return True
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+        return self.tokens >= 1
+
+    def give_back(self) -> None:
+        """Return one token spent on something that turned out not to count."""
+        self.tokens = min(self.burst, self.tokens + 1)
 
     @property
     def full(self) -> bool:
@@ -72,7 +92,7 @@ class Bucket:
 
 
 class AddressBuckets:
-    """The buckets of every address; full (idle) ones are dropped now and then to bound memory."""
+    """The buckets of every address (or seat); full (idle) ones are dropped now and then to bound memory."""
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate = rate
@@ -80,15 +100,19 @@ class AddressBuckets:
         self._buckets: dict[str, Bucket] = {}
 
     def take(self, address: str) -> bool:
+        return self.bucket(address).take()
+
+    def bucket(self, address: str) -> Bucket:
         bucket = self._buckets.get(address)
         if bucket is None:
             if len(self._buckets) > 10_000:
                 self._buckets = {a: b for a, b in self._buckets.items() if not b.full}
             bucket = self._buckets[address] = Bucket(self.rate, self.burst)
-        return bucket.take()
+        return bucket
 
 
-NO_ADDRESS_LIMITS = Limits(address_messages=0, address_games=0, address_coach=0, address_connections=0)
+NO_ADDRESS_LIMITS = Limits(address_messages=0, address_games=0, address_coach=0, address_connections=0,
+                           address_token_failures=0)
 """For a load test from one address (`okgin serve --no-address-limits`)."""
 
 
@@ -102,24 +126,54 @@ class Limiter:
         self._coach = AddressBuckets(self.limits.address_coach, self.limits.address_coach_burst)
         self._connections = AddressBuckets(
             self.limits.address_connections, self.limits.address_connection_burst)
+        self._seats = AddressBuckets(self.limits.seat_connections, self.limits.seat_connection_burst)
+        self._token_failures = AddressBuckets(
+            self.limits.address_token_failures, self.limits.address_token_failure_burst)
 
     def for_connection(self, address: str) -> ConnectionLimits:
         """A new connection's limits. Raises RateLimited when its address opens too many."""
         if not self._connections.take(address):
-            raise RateLimited("too many connections from your address: wait a few seconds")
+            raise RateLimited(OVER_ADDRESS)
         return ConnectionLimits(self, address)
+
+    def for_player(self, address: str, seat: str) -> ConnectionLimits:
+        """A new connection that presented ``seat``'s valid token while its address was over its
+        budget: counted against the seat. Raises RateLimited when the seat reconnects too often."""
+        if not self._seats.take(seat):
+            raise RateLimited(OVER_SEAT)
+        return ConnectionLimits(self, address, seat)
+
+    def may_check_token(self, address: str) -> bool:
+        """May an address over its budget have a seat token looked up (it has not failed too often)?"""
+        return self._token_failures.bucket(address).has_one()
+
+    def token_failed(self, address: str) -> None:
+        self._token_failures.take(address)
+
+
+OVER_ADDRESS = "too many connections from your address: wait a few seconds"
+OVER_SEAT = "too many connections for your seat: wait a few seconds"
 
 
 class ConnectionLimits:
-    """One connection's buckets, and its address's."""
+    """One connection's buckets, and its address's (a player's coach questions: its seat's)."""
 
-    def __init__(self, limiter: Limiter, address: str) -> None:
+    def __init__(self, limiter: Limiter, address: str, seat: str | None = None) -> None:
         limits = limiter.limits
         self._limiter = limiter
         self._address = address
+        self._seat = seat
         self._messages = Bucket(limits.messages, limits.message_burst)
         self._games = Bucket(limits.games, limits.game_burst)
         self._coach = Bucket(limits.coach, limits.coach_burst)
+
+    def player(self, seat: str) -> None:
+        """This connection, counted against its address, presented ``seat``'s valid token: the
+        address gets its connection back and the seat spends one instead (when it has one); its
+        coach questions are counted against the seat from now on, not the address."""
+        self._seat = seat
+        if self._limiter._seats.take(seat):
+            self._limiter._connections.bucket(self._address).give_back()
 
     def message(self) -> RateLimited | None:
         """Count one message; the error to answer when this connection or address sends too many."""
@@ -140,5 +194,8 @@ class ConnectionLimits:
         """Count one hint, advice or review. Raises RateLimited when asked too often."""
         if not self._coach.take():
             raise RateLimited(f"too many coach questions: at most {self._limiter.limits.coach:g} a second")
-        if not self._limiter._coach.take(self._address):
+        if self._seat is not None:  # players behind one address each ask for their own seat
+            if not self._limiter._coach.take(f"seat {self._seat}"):
+                raise RateLimited("too many coach questions for your seat: wait a few seconds")
+        elif not self._limiter._coach.take(self._address):
             raise RateLimited("too many coach questions from your address: wait a few seconds")

@@ -1,102 +1,25 @@
-"""The WebSocket protocol: reading a client's messages, and writing views as JSON.
+"""Frames out: views, results, the score sheet and errors as the JSON the server sends.
 
 Cards are always in record notation ("7S", "TD"). What is written comes only from a
 ``SeatView`` (and from finished hands), so a seat is never sent a card it could not see.
-See docs/web.md for every message.
+Messages in are read by ``messages``. See docs/web.md for every frame.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from okgin.actions import Action, Knock
 from okgin.advice.tips import Advice
 from okgin.cards import DECK, Card
-from okgin.errors import OkginError
 from okgin.hand import Hand, HandResult
 from okgin.match import FinalTally
 from okgin.melds import Arrangement, arrangement_of_mask, best_discard_of_mask, deadwood_of_mask
 from okgin.rules import Rules
-from okgin.server.wire.jsonbound import JSONBoundError, loads
+from okgin.server.wire.codes import Code
 from okgin.view import PublicView, SeatView
-
-MAX_MESSAGE = 16_384
-LEVELS = ("easy", "normal", "hard")
-TYPES = (
-    "new", "join", "act", "next", "hint", "options",
-    "create", "enter", "sit", "computer", "clear", "start", "rematch", "say", "advice", "review",
-    "leave",
-)
-"""The client's messages: a game against the computer, then a room's (docs/web.md)."""
-
-
-class ProtocolError(OkginError):
-    """A message that is not one the server understands; the message says what was expected."""
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """A client's message, checked: ``type`` is one of ``TYPES``."""
-
-    type: str
-    id: int | None
-    data: dict[str, Any]
-
-
-def parse_message(text: str | bytes | None) -> Message:
-    """Read one client message. Raises ProtocolError saying what was expected."""
-    if not isinstance(text, str):
-        raise ProtocolError("expected a JSON text message, got binary data")
-    if len(text) > MAX_MESSAGE:
-        raise ProtocolError(f"message too long: {len(text)} characters, at most {MAX_MESSAGE}")
-    try:
-        data = loads(text)
-    except JSONBoundError as error:
-        raise ProtocolError(str(error)) from None
-    if not isinstance(data, dict):
-        raise ProtocolError('expected a JSON object such as {"type": "act", "action": "draw"}')
-    kind = data.get("type")
-    if kind not in TYPES:
-        raise ProtocolError(f"unknown message type {kind!r}; the types are " + ", ".join(TYPES))
-    ident = data.get("id")
-    if ident is not None and (not isinstance(ident, int) or isinstance(ident, bool)):
-        raise ProtocolError("id must be a whole number")
-    return Message(kind, ident, data)
-
-
-def text_field(message: Message, name: str) -> str:
-    value = message.data.get(name)
-    if not isinstance(value, str) or not value.strip():
-        raise ProtocolError(f"{message.type!r} needs {name!r}, a string")
-    return value
-
-
-def opponents_field(message: Message) -> list[str]:
-    """The computer players' levels: one to three of easy, normal, hard."""
-    value = message.data.get("opponents", ["normal"])
-    if (
-        not isinstance(value, list) or not 1 <= len(value) <= 3
-        or not all(level in LEVELS for level in value)
-    ):
-        raise ProtocolError("opponents must be a list of one to three of: " + ", ".join(LEVELS))
-    return list(value)
-
-
-def int_field(message: Message, name: str, default: int | None = None) -> int:
-    value = message.data.get(name, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ProtocolError(f"{message.type!r} needs {name!r}, a whole number")
-    return value
-
-
-def seed_field(message: Message) -> int | None:
-    seed = message.data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise ProtocolError("seed must be a whole number")
-    return seed
 
 
 @functools.lru_cache(maxsize=4096)
@@ -240,5 +163,6 @@ def advice_json(advice: Advice) -> dict[str, Any]:
     }
 
 
-def error_json(message: str, ident: int | None = None) -> dict[str, Any]:
-    return {"type": "error", "id": ident, "message": message}
+def error_json(message: str, code: Code, ident: int | None = None) -> dict[str, Any]:
+    """An error frame: its stable ``code`` for the page, its sentence for the player."""
+    return {"type": "error", "id": ident, "code": str(code), "message": message}

@@ -1,8 +1,10 @@
 """The WebSocket endpoint: one connection per open page, watching one room from a seat or
 as a spectator.
 
-Each connection has an outbox drained by one writer, so acknowledgements and states go
-out in the order they were made. Bad messages get an error answer and change nothing.
+Each message type has one handler, listed in ``HANDLERS`` (the protocol's types, in
+``messages``). Each connection has an outbox drained by one writer, so acknowledgements and
+states go out in the order they were made. Bad messages get an error answer with its code
+(``codes``) and change nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,23 +26,25 @@ from okgin.server.rooms.games import Game
 from okgin.server.rooms.live import Change, Hall, LiveRoom, Watcher
 from okgin.server.rooms.room import PHRASES, Phase, Room, RoomError
 from okgin.server.store.storage import StorageError
+from okgin.server.wire.admission import returning_player
+from okgin.server.wire.codes import Code, WireError, code_of
 from okgin.server.wire.headers import origin_allowed
 from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
-from okgin.server.wire.metrics import Metrics
-from okgin.server.wire.protocol import (
+from okgin.server.wire.messages import (
     Message,
     ProtocolError,
-    error_json,
+    check_fields,
     int_field,
+    is_id,
     opponents_field,
     parse_message,
     seed_field,
     text_field,
 )
+from okgin.server.wire.metrics import Metrics
+from okgin.server.wire.protocol import error_json
 
 log = logging.getLogger("okgin.server")
-CREATES = frozenset({"new", "create"})
-COACH = frozenset({"hint", "advice", "review"})
 FLOOD_CLOSE = 50
 """Messages refused for a rate limit after which the connection is closed (a person's page,
 far below the limits, is never refused at all)."""
@@ -63,6 +68,7 @@ class Connection:
 
     def __init__(
         self, websocket: WebSocket, hall: Hall, limits: ConnectionLimits, settings: Settings,
+        player: bool = False,
     ) -> None:
         self.websocket = websocket
         self.hall = hall
@@ -74,19 +80,22 @@ class Connection:
         self._last_id: int | None = None
         self._refused = 0
         self._malformed = 0
+        self._player = player
+        """Counted as a returning player (against its seat, not its address)."""
         self.metrics: Metrics = websocket.app.state.metrics
 
-    async def run(self) -> None:
+    async def run(self, first: str | None = None) -> None:
+        """Serve the page until it goes; ``first``: a message already read (see ``admission``)."""
         writer = asyncio.create_task(self._write())
         self.metrics.connections.inc()
         try:
-            while True:
+            if first is not None:
+                await self._handle(first)
+            while self._closing is None:
                 received = await self.websocket.receive()
                 if received["type"] == "websocket.disconnect":
                     break
                 await self._handle(received.get("text") if "text" in received else received.get("bytes"))
-                if self._closing is not None:
-                    break
         except WebSocketDisconnect:
             pass
         finally:
@@ -122,7 +131,8 @@ class Connection:
             limited = self.limits.message()
             try:
                 message = parse_message(text)
-            except ProtocolError:
+            except ProtocolError as error:
+                ident = error.ident
                 if limited is not None:
                     raise limited from None  # over the limit: that is the answer, whatever it was
                 self._malformed += 1  # answered, and counted toward the close: see ``run``
@@ -137,38 +147,37 @@ class Connection:
         except RateLimited as error:  # a page that keeps sending past a limit is flooding: see ``run``
             self._refused += 1
             self.metrics.refused("rate_limited")
-            self.outbox.put_nowait(error_json(str(error), ident))
+            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
         except StorageError as error:  # the store, not the page, failed: one line in the log too
             log.warning("%s", error)
             self.metrics.refused("storage")
-            self.outbox.put_nowait(error_json(str(error), ident))
+            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
         except ProtocolError as error:
             self.metrics.refused("malformed")
-            self.outbox.put_nowait(error_json(str(error), ident))
+            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
         except OkginError as error:
             self.metrics.refused("refused")
-            self.outbox.put_nowait(error_json(str(error), ident))
+            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
         except Exception:  # never a traceback to the page; the server keeps running
             log.exception("error handling a message")
             self.metrics.refused("server_error")
-            self.outbox.put_nowait(error_json("the server could not do that", ident))
+            self.outbox.put_nowait(error_json("the server could not do that", Code.INTERNAL, ident))
 
     def _check_id(self, ident: int | None) -> None:
         """Ids only grow on a connection: a replayed or duplicated message is refused."""
         if ident is None:
             return
         if self._last_id is not None and ident <= self._last_id:
-            raise ProtocolError(f"message id {ident} was already used: each message needs a larger id")
+            raise ProtocolError(f"message id {ident} was already used: each message needs a larger id",
+                                Code.ID_USED)
         self._last_id = ident
 
     async def _dispatch(self, message: Message) -> None:
-        kind = message.type
-        if kind in CREATES:
-            self.limits.new_game()
-        elif kind in COACH:
-            self.limits.coach()
-        handler = getattr(self, f"_on_{kind}")
-        answer = await handler(message)
+        handler, budget = HANDLERS[message.type]
+        check_fields(message)
+        if budget is not None:
+            budget(self.limits)
+        answer = await handler(self, message)
         if answer is not None:
             self.outbox.put_nowait(answer)
         elif message.id is not None:
@@ -197,11 +206,14 @@ class Connection:
         return None
 
     async def _on_join(self, message: Message) -> dict[str, Any] | None:
-        """Back to a game by its id: with its seat's token to play, without one to watch."""
-        live = await self.hall.by_game(text_field(message, "game"))
+        """Back to a game by its id: with its seat's token to play; without one, to watch that
+        game only (an id is not the room's link: see ``Watcher.only_game``)."""
+        game = text_field(message, "game")
+        live = await self.hall.by_game(game) if is_id(game) else None
         if live is None:
-            raise ProtocolError("no such game: start a new game")
-        await self._watch(live, self._seat_of(live, message), None)
+            raise WireError("no such game: start a new game", Code.NO_GAME)
+        seat = self._seat_of(live, message)
+        await self._watch(live, seat, None, only_game=game if seat is None else None)
         return None
 
     async def _on_create(self, message: Message) -> dict[str, Any] | None:
@@ -214,19 +226,26 @@ class Connection:
         return None
 
     async def _on_enter(self, message: Message) -> dict[str, Any] | None:
-        live = await self.hall.get(text_field(message, "room"))
+        code = text_field(message, "room")
+        live = await self.hall.get(code) if is_id(code) else None
         if live is None:
-            raise ProtocolError("no such room: check the link")
+            raise WireError("no such room: check the link", Code.NO_ROOM)
         await self._watch(live, self._seat_of(live, message), None)
         return None
 
     def _seat_of(self, live: LiveRoom, message: Message) -> int | None:
+        """The seat whose token ``message`` holds (None: none given); a player coming back is
+        counted against its seat's connection budget, not its address's (see ``limits``)."""
         token = message.data.get("token")
         if token is None:
             return None
         seat = live.room.seat_for(token if isinstance(token, str) else None)
         if seat is None:
-            raise ProtocolError("that seat token is not valid here: open the link again to watch")
+            raise WireError("that seat token is not valid here: open the link again to watch",
+                            Code.BAD_TOKEN)
+        if not self._player:
+            self._player = True
+            self.limits.player(f"{live.room.code}:{seat}")
         return seat
 
     # -- in a room ------------------------------------------------------------------------
@@ -236,9 +255,8 @@ class Connection:
         if self.watcher.seat is not None:
             raise RoomError("you already have a seat")
         seat, name = int_field(message, "seat"), message.data.get("name", "")
-        tokens: list[str] = []
-        await live.commit(lambda: _sat(live.room, seat, name, tokens))
-        await self._watch(live, seat, tokens[0])
+        change = await live.commit(lambda: _sat(live.room, seat, name))
+        await self._watch(live, seat, change.token)  # the token saved, if the change was re-run
         return None
 
     async def _on_computer(self, message: Message) -> dict[str, Any] | None:
@@ -292,34 +310,38 @@ class Connection:
         """hint, advice and review: the coach's answers for this connection's own seat."""
         return await self._room().coach(self._seat(), message)
 
-    _on_advice = _on_review = _on_hint
-
     # -- helpers --------------------------------------------------------------------------
 
     def _seed(self, message: Message) -> int | None:
         seed = seed_field(message)
         if seed is not None and not self.settings.allow_seeds:
-            raise ProtocolError("seeds are off on this server (okgin serve --allow-seeds is for tests)")
+            raise ProtocolError("seeds are off on this server (okgin serve --allow-seeds is for tests)",
+                                Code.BAD_FIELD)
         return seed
 
     def _room(self) -> LiveRoom:
         if self.live is None:
-            raise ProtocolError('no game yet: send {"type": "new"} or {"type": "join", "game": id}')
+            raise WireError('no game yet: send {"type": "new"} or {"type": "join", "game": id}',
+                            Code.NOT_OPEN)
         return self.live
 
     def _seat(self) -> int:
         if self.watcher.seat is None:
-            raise RoomError("you are watching: only a seated player can do that")
+            raise WireError("you are watching: only a seated player can do that", Code.WATCHING)
         if self.live is not None and self.live.room.seats[self.watcher.seat].kind != "person":
-            raise RoomError("you left this table: you can watch")  # from another tab, still open
+            # left from another tab, still open: this page watches now
+            raise WireError("you left this table: you can watch", Code.WATCHING)
         return self.watcher.seat
 
-    async def _watch(self, live: LiveRoom, seat: int | None, token: str | None) -> None:
+    async def _watch(
+        self, live: LiveRoom, seat: int | None, token: str | None, only_game: str | None = None,
+    ) -> None:
         if self.live is not live or self.watcher.seat != seat:
             await self._leave()
         self.live = live
-        self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach)
-        joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": live.room.code,
+        self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach, only_game)
+        code = live.room.code if only_game is None else None  # an id never leads to the room
+        joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": code,
                                   "seat": seat, "solo": live.room.solo}
         if token is not None:
             joined["token"] = token
@@ -344,9 +366,8 @@ def _changed(method: Any, *args: Any, event: str = "room") -> Change:
     return Change(event)
 
 
-def _sat(room: Room, seat: int, name: object, tokens: list[str]) -> Change:
-    tokens.append(room.sit(seat, name))  # type: ignore[arg-type]
-    return Change("sit")
+def _sat(room: Room, seat: int, name: object) -> Change:
+    return Change("sit", token=room.sit(seat, name))  # type: ignore[arg-type]
 
 
 def _begin(live: LiveRoom, by: int | None, seed: int | None, rematch: bool) -> Change:
@@ -382,21 +403,52 @@ def _next_hand(live: LiveRoom, seen: object) -> Change:
     return Change("deal", game=True)
 
 
+Handler = Callable[[Connection, Message], Awaitable[dict[str, Any] | None]]
+Budget = Callable[[ConnectionLimits], None]
+HANDLERS: dict[str, tuple[Handler, Budget | None]] = {
+    "new": (Connection._on_new, ConnectionLimits.new_game),
+    "join": (Connection._on_join, None),
+    "act": (Connection._on_act, None),
+    "next": (Connection._on_next, None),
+    "hint": (Connection._on_hint, ConnectionLimits.coach),
+    "options": (Connection._on_options, None),
+    "create": (Connection._on_create, ConnectionLimits.new_game),
+    "enter": (Connection._on_enter, None),
+    "sit": (Connection._on_sit, None),
+    "computer": (Connection._on_computer, None),
+    "clear": (Connection._on_clear, None),
+    "start": (Connection._on_start, None),
+    "rematch": (Connection._on_rematch, None),
+    "say": (Connection._on_say, None),
+    "advice": (Connection._on_hint, ConnectionLimits.coach),
+    "review": (Connection._on_hint, ConnectionLimits.coach),
+    "leave": (Connection._on_leave, None),
+}
+"""Each message type (``messages.TYPES``, in its order): its handler, and the budget it spends
+besides the message itself (a new game or room, or a coach's answer); a test walks it."""
+
+
 async def game_socket(websocket: WebSocket) -> None:
     state = websocket.app.state
     settings: Settings = state.settings
     origin = websocket.headers.get("origin")
     await websocket.accept()
-    if not origin_allowed(origin, websocket.headers.get("host"), settings.origins):
+    if not origin_allowed(origin, websocket.scope.get("scheme", "ws"), websocket.headers.get("host"),
+                          settings.origins):
         state.metrics.refused("origin")
         await websocket.close(1008, f"cross-site origin {origin[:60] if origin else ''} is not allowed")
         return
     limiter: Limiter = state.limiter
     address = websocket.client.host if websocket.client else "unknown"
+    first: str | None = None
     try:
         limits = limiter.for_connection(address)
-    except RateLimited as error:  # closed before anything it sends is read
-        state.metrics.refused("connections")
-        await websocket.close(1008, str(error))
-        return
-    await Connection(websocket, state.hall, limits, settings).run()
+    except RateLimited as error:  # only a player coming back with its seat token is read on
+        try:
+            limits, first = await returning_player(websocket, state.hall, limiter, address, error)
+        except RateLimited as refused:
+            state.metrics.refused("connections")
+            with contextlib.suppress(Exception):
+                await websocket.close(1008, str(refused))
+            return
+    await Connection(websocket, state.hall, limits, settings, player=first is not None).run(first)

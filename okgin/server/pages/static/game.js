@@ -56,7 +56,7 @@
     if (message.type === "state") { queue.push(message); pump(); return; }
     if (message.type === "hint") { announce(message.text, true); return; }
     if (message.type === "error") {
-      if (/^(no such game|that seat token)/.test(message.message) && !document.body.dataset.room) {
+      if (["no_game", "bad_token"].includes(message.code) && !document.body.dataset.room) {
         localStorage.removeItem(GAME_KEY); newGame(); return;
       }
       announce(message.message, true);

@@ -276,10 +276,10 @@
     } else if (message.type === "said") {
       said.prepend(el("p", { text: `${message.name}: ${message.phrase}` }));
       while (said.children.length > 4) said.lastChild.remove();
-    } else if (message.type === "error" && code && message.message.startsWith("that seat token")) {
+    } else if (message.type === "error" && code && message.code === "bad_token") {
       localStorage.removeItem(tokenKey(code));
       request({ type: "enter", room: code });
-    } else if (message.type === "error" && code && message.message.startsWith("no such room")) {
+    } else if (message.type === "error" && code && message.code === "no_room") {
       panel.hidden = false;
       panel.replaceChildren(el("h2", { text: "No such table" }),
         el("p", { text: "Check the link, or " }, el("a", { href: "/", text: "play against the computer" })));

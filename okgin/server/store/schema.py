@@ -1,0 +1,67 @@
+"""The game store's one schema: every table in one MetaData, migrated by Alembic (``migrations/``).
+
+A game is its row in ``games`` (who plays, its state, its result) and its rows in ``game_log``,
+one per entry of its record: each hand's deal (JSON, the hand's first row) and then each action
+in record notation, numbered from 1 across the game. A game's ``version`` is the number of its
+log rows, so a process catching up reads only the rows after its own version, and a change
+made from an out-of-date version writes nothing (compare-and-set).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("levels", Text, nullable=False),
+    # The record's head: its format, rules and players (JSON); its hands are the log's rows.
+    Column("head", Text, nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("scores", Text, nullable=True),
+    Column("version", Integer, nullable=False),
+)
+
+game_log = Table(
+    "game_log",
+    metadata,
+    Column("game", String(40), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("hand", Integer, nullable=False),
+    # The hand's first row: {"dealer": seat, "deal": {...}}; then one action's notation a row.
+    Column("entry", Text, nullable=False),
+)
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("code", String(40), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("phase", String(16), nullable=False),
+    Column("game", String(40), nullable=True, index=True),
+    Column("data", Text, nullable=False),
+)
+
+hand_results = Table(
+    "hand_results",
+    metadata,
+    Column("game", String(40), nullable=False, index=True),
+    Column("hand", Integer, nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("preset", String(40), nullable=False),
+    Column("outcome", String(16), nullable=False),
+    Column("won_hand", Boolean, nullable=False),
+    Column("points", Integer, nullable=False),
+    # The person's deadwood (after layoffs) when another seat knocked, else null.
+    Column("knocked_against", Integer, nullable=True),
+    Column("mistakes", Integer, nullable=True),
+    Column("won_game", Boolean, nullable=False),
+)

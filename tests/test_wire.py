@@ -1,0 +1,105 @@
+"""The wire: one handler for each message type, every error frame with a documented code, and
+an error that always means nothing changed."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scripted_client import Client, open_room, run, take_seat
+from server_process import ServerProcess
+
+from okgin.server.wire import messages, sockets
+from okgin.server.wire.codes import Code
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "web.md"
+
+
+def test_the_message_table_has_one_handler_for_each_type_of_the_protocol() -> None:
+    assert list(sockets.HANDLERS) == list(messages.TYPES) == list(messages.FIELDS)
+    for kind, (handler, _) in sockets.HANDLERS.items():
+        assert inspect.iscoroutinefunction(handler), kind
+        assert handler.__qualname__.startswith("Connection._on_"), kind
+    documented = set(re.findall(r'\{"type": "([a-z]+)"', DOCS.read_text(encoding="utf-8")))
+    assert set(messages.TYPES) <= documented
+
+
+def test_every_code_is_documented_in_the_codes_table() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    table = text[text.index("### Error codes"):]
+    listed = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.MULTILINE)
+    assert sorted(listed) == sorted(code.value for code in Code)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path / "wire.db").start()
+    yield process
+    process.stop()
+    assert "Traceback" not in process.log(), process.log()
+
+
+def _stored(db: Path) -> list[Any]:
+    with sqlite3.connect(db) as connection:
+        rooms = connection.execute("SELECT code, version, data FROM rooms ORDER BY code").fetchall()
+        games = connection.execute("SELECT id, record, status FROM games ORDER BY id").fetchall()
+    return [rooms, games]
+
+
+def test_an_error_always_means_nothing_changed(server: ServerProcess) -> None:
+    """Every kind of refusal, in a room with a game on: each answer carries its documented
+    code, and the stored rooms and games are exactly as they were."""
+
+    async def go() -> tuple[list[tuple[str, dict[str, Any]]], list[Any], list[Any]]:
+        host = await open_room(server.ws_url, 2, "Ann")
+        guest = await take_seat(server.ws_url, host.room or "", 1, "Bob")
+        assert (await host.request({"type": "start"}))["type"] == "ack"
+        while host.state is None or guest.state is None:
+            await (host if host.state is None else guest).receive()
+        waiting = host if host.state["view"]["to_act"] != 0 else guest
+        stranger, watcher = await Client.connect(server.ws_url), await Client.connect(server.ws_url)
+        assert (await watcher.request({"type": "enter", "room": host.room}))["type"] == "ack"
+        before = _stored(server.db)
+        answers = []
+        for who, message in (
+            (stranger, "not json"),
+            (stranger, {"type": "fly"}),
+            (stranger, {"type": "act", "action": "draw"}),
+            (stranger, {"type": "enter", "room": "no-such-room"}),
+            (stranger, {"type": "join", "game": "no-such-game"}),
+            (stranger, {"type": "enter", "room": host.room, "token": "forged"}),
+            (watcher, {"type": "act", "action": "draw"}),
+            (watcher, {"type": "sit", "seat": 1, "name": "Eve"}),
+            (waiting, {"type": "act", "action": "draw"}),
+            (waiting, {"type": "act", "action": "discard ZZ"}),
+            (host, {"type": "start", "seed": 1}),
+            (host, {"type": "clear", "seat": 1}),
+            (host, {"type": "computer", "seat": 1, "level": "genius"}),
+            (host, {"type": "say", "phrase": "hello"}),
+            (guest, {"type": "rematch", "colour": "red"}),
+        ):
+            if isinstance(message, str):
+                await who.socket.send(message)
+                answer = await who.receive()
+            else:
+                answer = await who.request(message)
+            answers.append((json.dumps(message), answer))
+        after = _stored(server.db)
+        for client in (host, guest, stranger, watcher):
+            await client.close()
+        return answers, before, after
+
+    answers, before, after = run(go())
+    assert after == before
+    codes = [answer.get("code") for _, answer in answers]
+    assert all(answer["type"] == "error" for _, answer in answers), answers
+    assert codes == [
+        "malformed", "unknown_type", "not_open", "no_room", "no_game", "bad_token", "watching",
+        "refused", "illegal", "bad_field", "bad_field", "refused", "refused", "refused", "bad_field",
+    ], answers
