@@ -9,7 +9,7 @@ N seeded hands of ``oklahoma`` are played by ``normal`` against ``normal``. Then
    beside one decision of ``hard`` at its default budget on the same positions (the peer: the
    player whose move the coach explains), as a ratio of the p95s (most of `hard`'s draws
    take no search, so its median says little).
-2. The review of a whole hand (``okgin.review.review_hand`` for seat 0), p50/p95 per hand.
+2. The review of a whole hand (``okgin.advice.review.review_hand`` for seat 0), p50/p95 per hand.
 
 The figures printed are the medians over the runs. Targets (docs/coach.md): one analysis
 p95 under 300 ms; a whole hand's review under 2 s.

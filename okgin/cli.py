@@ -113,7 +113,7 @@ def _cmd_coach(args: argparse.Namespace) -> int:
         raise OkginError(f"no seat {args.seat}: the record has seats 0 to {match.rules.players - 1}")
     reviews = review_match(match, args.seat or 0, players, args.hand)
     if args.json:
-        print(json.dumps({"players": players, "reviews": [review_json(r) for r in reviews]}))
+        print(json.dumps({"players": players, "reviews": [review_json(r, players) for r in reviews]}))
     else:
         print("\n".join(review_text(r, players) for r in reviews) or "no hands in the record")
     return 0

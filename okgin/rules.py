@@ -190,7 +190,7 @@ PRESETS["gin"] = Rules(
 PRESET_DESCRIPTIONS = {
     "oklahoma": "Oklahoma Gin: the upcard sets the knock limit, ace = gin only, "
     "spades double, gin and undercut 25, game to 150",
-    "oklahoma-big-gin": "As oklahoma, plus Big Gin (all eleven cards) for 31, and a "
+    "oklahoma-big-gin": "As Oklahoma Gin, plus Big Gin (all eleven cards) for 31, and a "
     "player who won no hand has the winner's score doubled against them",
     "oklahoma-multiplayer": "2 to 4 players (7 cards each for 3 or 4), penalty scoring: "
     "gin 25, knock 10, undercut 20, the others lose their deadwood; game to 100, "

@@ -61,10 +61,10 @@ def test_take_a_card_one_from_a_meld() -> None:
 
 
 def test_pass_a_card_that_does_not_help() -> None:
-    got = advise(make_hand(MINE, OTHER, "JS"))
+    got = advise(make_hand(MINE, OTHER, "JC"))
     assert got.suggestion is not None and got.suggestion.action == Pass(0)
-    assert text(got) == "Pass: the J♠ joins no meld of yours, so it would not lower your 37 deadwood."
-    assert advise(make_hand(MINE, OTHER, "JS"), seat=1).suggestion is None  # not its turn
+    assert text(got) == "Pass: the J♣ joins no meld of yours, so it would not lower your 37 deadwood."
+    assert advise(make_hand(MINE, OTHER, "JC"), seat=1).suggestion is None  # not its turn
 
 
 def test_discard_the_least_deadwood_nobody_wants() -> None:
@@ -99,7 +99,7 @@ def test_big_gin_where_the_rules_have_it() -> None:
 def test_knock_with_little_risk_and_warn_against_passing_it() -> None:
     got = advise(after_draw("7H 8H 9H 4C 4D 4S 2S 3S AS KC", "TD", "5D"))
     assert text(got) == ("Knock, discarding the K♣: 5 deadwood, and an undercut in only about 0% "
-                         "of likely deals (worth about +52 points).")
+                         "of likely deals (worth about +55 points).")
     assert [w.text for w in got.warnings if w.kind == "pass-knock"] == [
         "Knocking is the better play here: a plain discard passes up a knock with the K♣."
     ]
@@ -108,8 +108,8 @@ def test_knock_with_little_risk_and_warn_against_passing_it() -> None:
 def test_play_on_rather_than_a_knock_likely_undercut() -> None:
     match, names = replay_text((RECORDS / "coach_undercut.json").read_text(encoding="utf-8"))
     got = analyse(match.view(0), names)
-    assert text(got) == ("Discard the A♥ and play on rather than knock with 10: playing on is worth "
-                         "about -6 points against -17 for the knock, which would be undercut in "
+    assert text(got) == ("Discard the 4♥ and play on rather than knock with 10: playing on is worth "
+                         "about +4 points against -14 for the knock, which would be undercut in "
                          "about 69% of likely deals.")
     undercut = [w.text for w in got.warnings if w.kind == "undercut"]
     assert undercut == ["A knock now risks an undercut: about 69% of likely deals leave an "
@@ -202,3 +202,94 @@ def test_three_players_each_opponent_is_weighed_and_named() -> None:
     got = analyse(seat_view(hand, 0), ("You", "Ruby", "Sam"))
     assert got.discards and all([seat for seat, _ in row.wanted] == [1, 2] for row in got.discards)
     assert text(got).endswith(", and neither Ruby nor Sam has shown any sign of wanting it.")
+
+
+# -- the coach agrees with itself (issue 14) ----------------------------------------------------
+
+RISKY = {"feed", "break-meld", "pass-gin", "pass-knock"}
+
+
+def ruby_took_the_queen() -> Hand:
+    """Ruby took the Q♥ upcard (holding the Q♦ and Q♣, unseen); you drew the 10♣. The Q♠ and
+    the J♣ leave the same deadwood, but the Q♠ goes with Ruby's queen."""
+    hand = make_hand("7H 8H 9H 4C 4D 4S 2S 3S QS JC", "QD QC AC 2C 3C AD 2D 3D AH 2H", "QH", top="TC")
+    for action in (Pass(0), Take(1), Discard(1, Card.parse("AH")), Draw(0)):
+        hand.apply(action)
+    return hand
+
+
+def test_the_hint_heads_the_discard_table_and_is_never_warned_against() -> None:
+    got = advise(ruby_took_the_queen())
+    assert got.suggestion is not None and got.suggestion.action == Discard(0, Card.parse("JC"))
+    assert str(got.discards[0].card) == "JC"
+    assert not [w for w in got.warnings if w.kind in RISKY and w.card in (None, Card.parse("JC"))]
+    assert "feed" in kinds(got, "QS")  # the card it steers you from is still warned against
+    queen = next(r for r in got.discards if str(r.card) == "QS")
+    assert queen.deadwood == got.discards[0].deadwood and queen.wanted[0][1] > 0.5
+    assert text(got) == ("Discard the J♣: it leaves 25 deadwood, the least you can; the Q♠ leaves "
+                         "as little but would go with the Q♥ Ruby picked up (a meld for them in "
+                         "about 84% of likely deals).")
+
+
+def test_values_rank_the_same_way_as_the_suggestion() -> None:
+    positions = [
+        ruby_took_the_queen(),
+        make_hand("2C 3C 2D 3D 4D 2H 9S TS JS QS", "5C 6C 7C 5H 6H 7H 8D 8S 8C KH", "4C"),
+        after_draw("7H 8H 9H 4C 4D 4S 2S 3S AS KC", "TD", "5D"),
+    ]
+    for hand in positions:
+        got = advise(hand)
+        assert got.suggestion is not None
+        worths = [value for _, value in got.suggestion.values]
+        assert got.suggestion.values[0][0] == got.suggestion.action
+        assert worths == sorted(worths, reverse=True)
+        weighed = [row.worth for row in got.discards if row.worth is not None]
+        assert weighed == sorted(weighed, reverse=True)
+
+
+def test_the_least_deadwood_counts_only_cards_that_may_be_discarded() -> None:
+    # The K♥ just taken cannot go back: throwing it would leave 28, but of the legal discards
+    # the 9♥ leaves the least, 29.
+    hand = make_hand("8H 9H 4C 4D 4S 2S 3S AS 5C 6D", "5H 6H 7H 8D 8S 8C KD 6C 7C 9D", "KH")
+    hand.apply(Take(0))
+    got = advise(hand)
+    assert min(row.deadwood for row in got.discards) == 29
+    assert text(got).startswith("Discard the 6♦: it leaves 32 deadwood (3 more than the least) but "
+                                "keeps more ways to meld: about +12 points against +3 for the 9♥")
+
+
+def test_every_seat_name_takes_its_own_verb() -> None:
+    hand = after_draw("7H 8H 9H 4C 4D KS QD 2S 5C JC", "9C", "TH", theirs=THEIRS)
+    assert text(analyse(seat_view(hand, 0), ("Ruby", "You"))).endswith(
+        ", and you have shown no sign of wanting it.")
+    assert text(analyse(seat_view(hand, 0), ("Ruby", "Sam"))).endswith(
+        ", and Sam has shown no sign of wanting it.")
+
+
+def test_over_whole_hands_the_hint_tops_the_table_its_values_and_no_warning() -> None:
+    """Every decision of seat 0 in three hands `normal` plays against itself."""
+    from okgin.actions import Knock
+    from okgin.bots import make_player
+    from okgin.hand import play_chance
+    checked = 0
+    for seed in range(3):
+        hand = Hand(Rules(), 1, Deal.shuffle(Rules(), random.Random(seed)))
+        players = [make_player("normal", random.Random(seed + s)) for s in range(2)]
+        while not hand.over:
+            seat = hand.to_act or 0
+            view = seat_view(hand, seat)
+            if seat == 0 and len(view.legal) > 1:
+                got = analyse(view, NAMES)
+                assert got.suggestion is not None
+                action, values = got.suggestion.action, got.suggestion.values
+                assert values[0][0] == action and [v for _, v in values] == sorted(
+                    (v for _, v in values), reverse=True)
+                if isinstance(action, (Discard, Knock)):
+                    assert got.discards[0].card == action.card
+                if isinstance(action, Discard):
+                    assert not [w for w in got.warnings
+                                if w.kind in RISKY and w.card in (None, action.card)]
+                checked += 1
+            hand.apply(players[seat].act(view))
+            play_chance(hand, random.Random(seed))
+    assert checked > 30

@@ -71,3 +71,13 @@ def test_knock_tip_and_warning_about_a_card_the_opponent_took() -> None:
 def test_ace_upcard_means_gin_only() -> None:
     got = advice(seat_view(make_hand(MINE, THEIRS.replace("AS", "KC"), "AS"), 0))
     assert "only gin ends this hand" in " ".join(got.tips)
+
+
+def test_a_warning_about_a_seat_named_you_reads_right() -> None:
+    hand = make_hand("7H 8H 9H 4C 4D 4S 2S 3S AS 6C", THEIRS.replace("AS", "KC"), "7C", top="KD")
+    for action in (Pass(0), Take(1), Discard(1, Card.parse("AH")), Draw(0)):
+        hand.apply(action)
+    said = advice(seat_view(hand, 0), ("Ruby", "You")).warnings
+    assert "Careful: You took the 7 of clubs; the 6 of clubs may help you." in said
+    said = advice(seat_view(hand, 0), ("You", "Sam")).warnings
+    assert "Careful: Sam took the 7 of clubs; the 6 of clubs may help them." in said

@@ -67,6 +67,12 @@ def test_hint_advice_review_and_statistics_over_a_whole_game(server: ServerProce
     assert re.match(r"(Take|Pass|Draw|Discard|Knock|Go)\b[^:]*: \w", hint["text"]), hint["text"]
     assert got["early"]["message"] == "no hand is over yet: a review is of a finished hand"
     assert got["advice"]["suggestion"]["text"] == hint["text"]
+    weighed = got["advice"]["suggestion"]["values"]  # best first, the suggestion at their head
+    assert weighed[0]["action"] == hint["action"]
+    assert [v["worth"] for v in weighed] == sorted((v["worth"] for v in weighed), reverse=True)
+    rows = got["advice"]["discards"]
+    if rows and hint["action"].startswith(("discard", "knock")):
+        assert rows[0]["card"] == hint["action"].split()[1]  # the hint heads the discard table
     review = got["review"]
     assert review["hand"] == 1 and review["seat"] == 0 and review["decisions"] >= 1
     assert len(review["mistakes"]) <= 3
@@ -90,7 +96,7 @@ def _statistics_written(server: ServerProcess, game: str) -> None:
     assert len(first["hands"]) == 2 and all(len(h) == 10 for h in first["hands"])
     review = httpx.get(f"{server.url}/games/{game}/review?hand=1")
     assert review.headers["content-security-policy"].startswith("default-src 'self';")
-    assert "hand 1, You:" in review.text
+    assert "decisions this hand" in review.text and "<pre" not in review.text
 
 
 def test_no_replay_of_a_game_in_play(server: ServerProcess) -> None:

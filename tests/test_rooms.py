@@ -51,7 +51,7 @@ def test_two_people_and_a_computer_finish_a_game_watched_and_rematch(server: Ser
 
     finals, watcher, room = run(go())
     assert finals[0]["final"] == finals[1]["final"] and finals[0]["final"]["winner"] in (0, 1, 2)
-    assert [s["name"] for s in room["seats"]] == ["Ann", "Bob", "Computer 3"]
+    assert [s["name"] for s in room["seats"]] == ["Ann", "Bob", "Ruby"]
     assert room["phase"] == "playing" and room["seats"][2]["level"] == "easy"
     states = [f for f in watcher.frames if '"type":"state"' in f]
     assert len(states) > 20
@@ -223,6 +223,16 @@ def test_abandoned_unfinished_games_and_rooms_are_removed_after_the_idle_time(tm
         "left": 404, "rejoin": "no such game: start a new game", "lobby": "no such room: check the link",
         "staying": "ack",  # a game someone has open is not abandoned, however long they think
     }
+
+
+def test_computer_players_take_free_names_and_keep_them() -> None:
+    room, _ = Room.create(preset("oklahoma"), 4, "ruby")
+    for seat in (3, 1):
+        room.set_computer(0, seat, "easy", time.time())
+    assert room.names == ["ruby", "Kit", "", "Sam"]  # "ruby" is taken, whatever its case
+    room.set_computer(0, 3, "hard", time.time())  # a new level, the same player
+    assert room.names[3] == "Sam" and room.seats[3].level == "hard"
+    assert room.public(0)["target"] == 150
 
 
 def _room_of(*names: str) -> Room:

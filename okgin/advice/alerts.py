@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from okgin.actions import Knock
+from okgin.actions import Discard, Knock
 from okgin.advice.discards import DiscardRow
 from okgin.advice.suggest import Suggestion
-from okgin.advice.words import cards_text, percent, seat_name, short
+from okgin.advice.words import cards_text, percent, seat_name, sentence, short
 from okgin.advice.worlds import Worlds
 from okgin.bots.knowledge import neighbours
 from okgin.cards import DECK, Card
@@ -39,6 +39,10 @@ def warnings(
 ) -> tuple[Alert, ...]:
     """Every warning for ``view``: discards first, then the state of the hand."""
     found = [*_feeds(view, worlds, rows, names), *_breaks(rows), *_passing(view, worlds, rows, suggestion)]
+    if suggestion is not None and isinstance(suggestion.action, Discard):
+        # The suggested discard is never warned against: its reason already says what it risks.
+        card = suggestion.action.card
+        found = [a for a in found if a.card != card and not (a.card is None and a.kind in DISCARD_KINDS)]
     if view.stock_count <= LOW_STOCK and view.phase != Phase.OVER:
         found.append(Alert("stock", f"Only {view.stock_count} cards are left in the stock: "
                              "the hand ends with no score when two are left."))
@@ -60,8 +64,10 @@ def _feeds(
             if not near:
                 continue
             took = [DECK[i] for i in range(52) if near >> i & 1]
-            found.append(Alert("feed", f"Careful: {seat_name(names, seat)} took the "
-                                 f"{cards_text(took)}; the {short(row.card)} may help them.", row.card))
+            who = seat_name(names, seat)
+            found.append(Alert("feed", f"Careful: {sentence(who)} took the {cards_text(took)}; the "
+                                 f"{short(row.card)} may help {'you' if who == 'you' else 'them'}.",
+                                 row.card))
     return found
 
 

@@ -34,8 +34,8 @@ def analyse(view: SeatView, names: Sequence[str] = (), worlds: Worlds | None = N
     """
     worlds = worlds or Worlds(view)
     shown = arrangement_of_mask(view.hand_mask)
-    rows = discard_rows(view, worlds)
     suggestion = suggest(view, worlds, names)
+    rows = discard_rows(view, worlds, suggestion.values if suggestion else ())
     return Analysis(
         deadwood=shown.deadwood,
         melds=shown.melds,

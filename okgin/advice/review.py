@@ -10,10 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from okgin.actions import Knock, PlayerAction, Reshuffle
-from okgin.advice.suggest import suggest
-from okgin.advice.words import cards_text, seat_name, short
+from okgin.actions import BigGin, Draw, Knock, Pass, PlayerAction, Reshuffle, Take
+from okgin.advice.reasons import contrast
+from okgin.advice.suggest import suggest, trusted, worth
+from okgin.advice.words import cards_text, possessive, seat_name, sentence, short
 from okgin.advice.worlds import Worlds
+from okgin.bots.memo import deadwood
 from okgin.cards import parse_card
 from okgin.errors import OkginError
 from okgin.hand import Hand
@@ -24,9 +26,11 @@ MISTAKE = 3.0
 """A choice that costs at least this many expected points against the suggestion is a mistake."""
 MOST = 3
 """A review lists at most this many mistakes, the costliest first."""
+TURN_STARTS = (Pass, Draw, Take)
+"""The actions that open a seat's turn (a discard or knock ends the turn its draw opened)."""
 GUESSES = 128
-"""Guessed deals per decision: more than the live coach uses, since a review is read at leisure
-and a mistake must stand out of the noise of the guesses."""
+"""Guessed deals a disagreement is priced on: more than the live coach uses, since a review is
+read at leisure and a mistake must stand out of the noise of the guesses."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +39,8 @@ class Decision:
 
     move: int
     """The action's place in the hand (1 = the first action)."""
+    turn: int
+    """The seat's turn it was made in (1 = the seat's first turn of the hand)."""
     view: SeatView
     chosen: PlayerAction
     suggested: PlayerAction
@@ -58,33 +64,65 @@ def review_hand(
     """Review ``seat``'s decisions in ``hand`` (numbered ``number``); at most ``MOST`` mistakes."""
     if not 0 <= seat < hand.players:
         raise OkginError(f"seat {seat} is not a seat of {hand.players} players")
-    judged = list(_decisions(hand, seat, names, scores))
+    judged = list(_decisions(hand, seat, names, scores, threshold))
     worst = sorted((d for d in judged if d.cost >= threshold), key=lambda d: (-d.cost, d.move))
     return HandReview(number, seat, len(judged), tuple(worst[:MOST]))
 
 
 def _decisions(
-    hand: Hand, seat: int, names: Sequence[str], scores: tuple[int, ...] | None
+    hand: Hand, seat: int, names: Sequence[str], scores: tuple[int, ...] | None, threshold: float
 ) -> list[Decision]:
     """Every decision of ``seat`` with a choice to make, judged from its view at the time."""
     again = Hand(hand.rules, hand.dealer, hand.deal)
     found = []
+    turn = 0
     for move, action in enumerate(hand.actions, start=1):
-        if not isinstance(action, Reshuffle) and action.seat == seat and len(again.legal_actions()) > 1:
-            found.append(_judge(seat_view(again, seat, scores), move, action, names))
+        if isinstance(action, Reshuffle) or action.seat != seat:
+            again.apply(action)
+            continue
+        if isinstance(action, TURN_STARTS):
+            turn += 1
+        if len(again.legal_actions()) > 1:
+            view = seat_view(again, seat, scores)
+            found.append(_judge(view, move, max(turn, 1), action, names, threshold))
         again.apply(action)
     return found
 
 
-def _judge(view: SeatView, move: int, action: PlayerAction, names: Sequence[str]) -> Decision:
-    worlds = Worlds(view, GUESSES)
+def _judge(
+    view: SeatView, move: int, turn: int, action: PlayerAction, names: Sequence[str],
+    threshold: float,
+) -> Decision:
+    worlds = Worlds(view)  # as many guesses as the live coach: the hint the seat would have had
     chosen = Knock(action.seat, action.card) if isinstance(action, Knock) else action
-    suggestion = suggest(view, worlds, names, weigh=False)
+    suggestion = suggest(view, worlds, names)
     assert suggestion is not None  # the seat was to act with a choice
-    cost = 0.0
-    if suggestion.action != chosen:
-        cost = max(0.0, worlds.value(suggestion.action) - worlds.value(chosen))
-    return Decision(move, view, chosen, suggestion.action, round(cost, 1), suggestion.text)
+    if suggestion.action == chosen:
+        return Decision(move, turn, view, chosen, chosen, 0.0, suggestion.text)
+    favoured = trusted(view, worlds)
+    better, played = suggestion.values[0][1], worth(view, worlds, chosen, favoured)
+    cost = better - played
+    if cost >= threshold:
+        # A mistake is priced again on more guesses, and fresh ones: on the guesses it was
+        # chosen on, the best of several close moves looks better than it is (it won the draw
+        # of the guesses). Below the threshold there, it is below it here too, on average.
+        fresh = Worlds(view, GUESSES, salt=1)
+        cost = worth(view, fresh, suggestion.action, favoured) - worth(view, fresh, chosen, favoured)
+    why = contrast(view, worlds, chosen, suggestion.action, names, suggestion.text)
+    if why is None and not _ends_with_gin(view, suggestion.action):
+        # Nothing in the hand tells them apart: the worths did (the hint's own figures; gin's
+        # own reason says it all).
+        why = (f"Over likely deals, {gerund(suggestion.action)} is worth about {round(better):+d} "
+               f"points against {round(played):+d} for {gerund(chosen)}.")
+    text = suggestion.text if why is None else f"{why} {suggestion.text}"
+    return Decision(move, turn, view, chosen, suggestion.action, round(max(0.0, cost), 1), text)
+
+
+def _ends_with_gin(view: SeatView, action: PlayerAction) -> bool:
+    """Gin or Big Gin: the suggestion's own reason is the whole story."""
+    if isinstance(action, BigGin):
+        return True
+    return isinstance(action, Knock) and deadwood(view.hand_mask & ~action.card.mask) == 0
 
 
 def review_match(
@@ -118,6 +156,15 @@ def action_words(action: PlayerAction) -> str:
     return f"knock with the {name}" if verb == "knock" else f"discard the {name}"
 
 
+def gerund(action: PlayerAction) -> str:
+    """An action as a doing: "taking the discard", "discarding the K♠", "knocking with the 3♣"."""
+    words = action_words(action)
+    verb, _, rest = words.partition(" ")
+    doing = {"take": "taking", "pass": "passing", "draw": "drawing", "discard": "discarding",
+             "knock": "knocking", "go": "going"}.get(verb, verb)
+    return f"{doing} {rest}".strip() if verb != "pass" else "passing"
+
+
 def position_json(view: SeatView) -> dict[str, Any]:
     """What the seat saw when it decided (its own cards and the table, no hidden card)."""
     return {
@@ -132,12 +179,25 @@ def position_json(view: SeatView) -> dict[str, Any]:
     }
 
 
-def review_json(review: HandReview) -> dict[str, Any]:
+def ordinal(n: int) -> str:
+    """ "1st", "2nd", "3rd", "4th", "11th", "22nd"."""
+    tail = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{tail}"
+
+
+def when(review: HandReview, decision: Decision, names: Sequence[str] = ()) -> str:
+    """Where a decision was, as a player counts: "Hand 2, your 5th turn"."""
+    who = possessive(seat_name(names or ("You",) * (review.seat + 1), review.seat))
+    return f"Hand {review.hand}, {who} {ordinal(decision.turn)} turn"
+
+
+def review_json(review: HandReview, names: Sequence[str] = ()) -> dict[str, Any]:
     return {
         "hand": review.hand, "seat": review.seat, "decisions": review.decisions,
         "mistakes": [
             {
-                "move": d.move, "position": position_json(d.view), "chosen": str(d.chosen),
+                "move": d.move, "turn": d.turn, "when": when(review, d, names),
+                "position": position_json(d.view), "chosen": str(d.chosen),
                 "suggested": str(d.suggested), "chosen_words": action_words(d.chosen),
                 "suggested_words": action_words(d.suggested), "cost": d.cost, "reason": d.reason,
             }
@@ -148,15 +208,15 @@ def review_json(review: HandReview) -> dict[str, Any]:
 
 def review_text(review: HandReview, names: Sequence[str] = ()) -> str:
     """The review as lines a player reads."""
-    who = seat_name(names, review.seat)
-    head = f"hand {review.hand}, {who}: {review.decisions} decisions"
+    who = sentence(seat_name(names, review.seat))
+    head = f"Hand {review.hand}, {who}: {review.decisions} decisions"
     if not review.mistakes:
         return head + ", no costly mistakes."
     lines = [head + f", {len(review.mistakes)} costly:"]
     for d in review.mistakes:
         top = f", top discard {short(d.view.discards[-1])}" if d.view.discards else ""
-        lines.append(f"  move {d.move}: holding {cards_text(d.view.hand)}{top}, "
-                     f"stock {d.view.stock_count}")
+        lines.append(f"  {when(review, d, names)} (move {d.move}): holding "
+                     f"{cards_text(d.view.hand)}{top}, stock {d.view.stock_count}")
         lines.append(f"    played: {action_words(d.chosen)}; better: {action_words(d.suggested)} "
                      f"(about {d.cost:.1f} points)")
         lines.append(f"    {d.reason}")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from okgin.actions import Discard, Knock
 from okgin.advice import analyse
+from okgin.advice.words import seat_name, sentence
 from okgin.cards import Card, Rank
 from okgin.hand import Phase
 from okgin.melds import arrangement_of_mask, deadwood_of_mask
@@ -122,9 +123,10 @@ def _warnings(view: SeatView, leaves: tuple[Leave, ...], names: Sequence[str]) -
         for leave in leaves:
             if any(_related(leave.card, card) for card in taken):
                 near = next(card for card in taken if _related(leave.card, card))
-                who = names[seat] if seat < len(names) else f"seat {seat}"
+                who = seat_name(names, seat)
+                them = "you" if who == "you" else "them"
                 warnings.append(
-                    f"Careful: {who} took the {near.name}; the {leave.card.name} may help them."
+                    f"Careful: {sentence(who)} took the {near.name}; the {leave.card.name} may help {them}."
                 )
     if view.stock_count <= 4 and view.phase != Phase.OVER:
         warnings.append(f"Only {view.stock_count} cards left in the stock.")

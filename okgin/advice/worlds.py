@@ -35,11 +35,13 @@ def seed_of(view: SeatView) -> int:
 class Worlds:
     """``GUESSES`` guessed deals for one view, and the worth of moves in them."""
 
-    def __init__(self, view: SeatView, guesses: int = GUESSES) -> None:
+    def __init__(self, view: SeatView, guesses: int = GUESSES, salt: int = 0) -> None:
+        """``salt``: another set of guesses for the same view (a review prices a move on
+        guesses other than those it was chosen on)."""
         self.view = view
         self.knowledge: Knowledge = knowledge_of(view)
         guesser = Guesser(self.knowledge, [card.index for card in view.discards])
-        rng = random.Random(seed_of(view))
+        rng = random.Random(seed_of(view) + salt)
         self.worlds = [guesser.world(rng) for _ in range(guesses)]
         self.table = Table(view.rules, view.knock_limit, view.multiplier)
         self.for_gin = Table(view.rules, view.knock_limit, view.multiplier, gin_seeker=view.seat)

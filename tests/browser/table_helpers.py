@@ -17,9 +17,10 @@ AXE = Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 @contextmanager
 def opened(browser: Browser, url: str, width: int = 1280, height: int = 800, reduce: bool = True,
-           **options: Any) -> Iterator[Page]:
-    """A page at ``width``×``height`` with these options (instant opponents unless told)."""
-    context = new_context(browser, viewport={"width": width, "height": height},
+           touch: bool = False, **options: Any) -> Iterator[Page]:
+    """A page at ``width``×``height`` with these options (instant opponents unless told); ``touch``
+    makes a touch-only device (a coarse pointer and no fine one)."""
+    context = new_context(browser, viewport={"width": width, "height": height}, has_touch=touch,
                           reduced_motion="reduce" if reduce else "no-preference")
     chosen = {"speed": "instant", "levels": ["normal"], **options}
     context.add_init_script(f"localStorage.setItem('okgin.options', {json.dumps(json.dumps(chosen))})")

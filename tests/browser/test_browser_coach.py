@@ -14,8 +14,11 @@ from browser_play import ending_button, mouse_turn, moved, wait_my_move
 from conftest import ARGS, game_page, new_context, shot  # noqa: F401
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
+from stored_games import store_record
 from test_browser_options import set_option
 from test_coach_server import seed_games
+
+from okgin.server.store.storage import Store
 
 COACH = {"speed": "instant", "levels": ["normal"], "coach": True}
 REASON = re.compile(r"^(Take|Pass|Draw|Discard|Knock|Go)\b[^:]*: \w")
@@ -43,7 +46,8 @@ def test_coach_on_and_off_with_a_hint_and_its_reason(page: Page) -> None:
     expect(page.locator("#coach .coach-suggestion")).to_have_text(REASON)
     page.keyboard.press("h")
     expect(page.locator("#status")).to_have_text(REASON)
-    assert page.locator("#status").inner_text() == page.locator("#coach .coach-suggestion").inner_text()
+    read = "e => (e.querySelector('.visually-hidden') || e).textContent"  # the words a screen reader reads
+    assert page.locator("#status").inner_text() == page.locator("#coach .coach-suggestion").evaluate(read)
     set_option(page, "coach", False)
     expect(page.locator("#coach")).to_be_hidden()
 
@@ -86,7 +90,8 @@ def test_the_review_after_a_hand(coached: Page) -> None:
     button.click()
     review = page.locator("#review")
     expect(review).to_contain_text("Your review", timeout=30_000)
-    expect(review).to_contain_text(re.compile(r"No costly mistakes in your \d+ decisions|Move \d+: holding"))
+    said = r"No costly mistakes in your \d+ decisions|Hand \d+, your \d+\w\w turn"
+    expect(review).to_contain_text(re.compile(said))
     shot(page, "coach-review")
 
 
@@ -121,6 +126,42 @@ def test_the_replay_viewer_stepped_by_keyboard(browser: Browser, server: ServerP
     page.goto(server.url + "/replay")
     page.set_input_files("#record-file", str(Path(__file__).parents[1] / "records" / "coach_feed.json"))
     expect(move).to_have_text("Hand 1: Ruby deals; the upcard is the 9♠.")
+    page.close()
+    assert not blocked, blocked
+
+
+def test_the_review_page_as_a_player_reads_it(browser: Browser, server: ServerProcess) -> None:
+    """coach_feed.json's costliest mistake (the 6♦ thrown into the sixes Ruby picked up), with Ruby
+    named as markup: the review shows a table with the cards, both moves, the cost and why,
+    named by hand and turn, and its link opens the replay viewer at that move."""
+    record = json.loads((Path(__file__).parents[1] / "records" / "coach_feed.json").read_text("utf-8"))
+    record["players"] = ["You", "<img src=x id=pwn>"]
+    record["rules"] = {"preset": "oklahoma", "target": 25}  # its one hand (0 to 60) ends the game
+    store = Store(f"sqlite:///{server.db}")
+    store_record(store, "feed", record, ["normal"])
+    store.close()
+    page = browser.new_page()
+    blocked = csp_errors(page)
+    page.goto(server.url + "/games/feed/review?hand=1")
+    expect(page.locator("p.lead")).to_have_text(re.compile(r"^Of your \d+ decisions this hand, \d were"))
+    mistake = page.locator("section.mistake").first  # the costliest
+    expect(mistake.locator("h2")).to_have_text("Hand 1, your 10th turn")
+    table = mistake.locator("table.mistake-table")
+    ace = table.locator("ul.chips li.chip").first
+    expect(ace.locator("[aria-hidden=true]")).to_have_text("A♣")  # seen as a card, read as words
+    expect(ace.locator(".visually-hidden")).to_have_text("ace of clubs")
+    expect(table.locator("ul[aria-label='The cards held'] li")).to_have_count(11)
+    expect(table.locator("tr", has_text="You did").locator("td")).to_have_text("Discard the 6♦")
+    expect(table.locator("tr", has_text="Better").locator("td")).to_have_text("Discard the 3♦")
+    cost = table.locator("tr", has_text="Cost").locator("td")
+    expect(cost).to_have_text(re.compile(r"^about \d+\.\d points$"))
+    expect(table.locator("tr", has_text="Why").locator("td")).to_contain_text(
+        "rather than the 6♦, which would complete the 6♣ 6♠ <img src=x id=pwn> picked up.")
+    assert page.locator("#pwn, main img").count() == 0  # the name is text, never an element
+    shot(page, "coach-review-page")
+    mistake.get_by_role("link", name="See this move in the replay").click()
+    expect(page.locator("#replay-position")).to_have_text(re.compile(r"^Move 37 of \d+$"))
+    expect(page.locator("#replay-move")).to_have_text("You discard the 6♦.")
     page.close()
     assert not blocked, blocked
 

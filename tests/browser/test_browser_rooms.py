@@ -63,10 +63,11 @@ def open_page(browser: Browser, url: str, errors: list[str], clock: bool = False
 
 def host_room(
     browser: Browser, server: ServerProcess, seats: int, errors: list[str], clock: bool = False,
+    name: str = "Ann",
 ) -> tuple[Page, str]:
     host = open_page(browser, server.url, errors, clock)
     host.click("#play-friends")
-    host.fill("#friends-name", "Ann")
+    host.fill("#friends-name", name)
     host.select_option("#friends-seats", str(seats))
     host.click("#friends-create")
     host.wait_for_url("**/r/*", timeout=WAIT)

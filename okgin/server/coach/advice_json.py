@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from okgin.advice import Analysis, analyse
-from okgin.advice.review import review_hand, review_json
+from okgin.advice.review import action_words, review_hand, review_json
 from okgin.hand import Hand
 from okgin.server.wire.protocol import cards, notation
 from okgin.view import SeatView
@@ -14,7 +14,13 @@ from okgin.view import SeatView
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:
     suggestion = analysis.suggestion
-    suggested = {"action": notation(suggestion.action), "text": suggestion.text} if suggestion else None
+    suggested = None
+    if suggestion is not None:
+        suggested = {
+            "action": notation(suggestion.action), "text": suggestion.text,
+            "values": [{"action": notation(move), "words": action_words(move), "worth": worth}
+                       for move, worth in suggestion.values],
+        }
     return {
         "deadwood": analysis.deadwood,
         "melds": [cards(meld) for meld in analysis.melds],
@@ -23,6 +29,7 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
             {
                 "card": str(row.card), "deadwood": row.deadwood, "melds": [cards(m) for m in row.melds],
                 "knock": row.can_knock, "gin": row.gin, "breaks_meld": row.breaks_meld,
+                "worth": row.worth,
                 "wanted": [{"seat": seat, "share": round(share, 2)} for seat, share in row.wanted],
             }
             for row in analysis.discards
@@ -57,4 +64,4 @@ def review_message(
 ) -> dict[str, Any]:
     """The answer to ``review``: ``seat``'s costliest decisions in the finished ``hand``."""
     return {"type": "review", "id": ident, "names": list(names),
-            **review_json(review_hand(hand, seat, number, names))}
+            **review_json(review_hand(hand, seat, number, names), names)}

@@ -10,9 +10,10 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from okgin.advice.review import review_hand, review_text
-from okgin.errors import OkginError
+from okgin.advice.review import HandReview, review_hand
+from okgin.errors import OkginError, sentence
 from okgin.record import loads, replay
+from okgin.server.coach.review_page import review_body
 from okgin.server.coach.statistics import PERSON
 from okgin.server.store.storage import Store, StoredGame
 from okgin.server.wire.jsonbound import JSONBoundError, check_unicode_in
@@ -116,25 +117,24 @@ async def review_page(request: Request) -> Response:
         return page("Review", "<p>No finished game with that id.</p>")
     try:
         number = int(request.query_params.get("hand", "1"))
-        text, count = await anyio.to_thread.run_sync(_review, game.record, number)
+        review, names, count = await anyio.to_thread.run_sync(_review, game.record, number)
     except (ValueError, OkginError) as error:
-        return page("Review", f"<p class=error>{html.escape(str(error))}</p>")
+        return page("Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>")
     links = " ".join(
         f'<a href="?hand={n}"{" aria-current=page" if n == number else ""}>Hand {n}</a>'
         for n in range(1, count + 1)
     )
     replay_link = f'<p><a href="/games/{html.escape(game.id)}/replay">Replay this game</a></p>'
     body = (f"<nav aria-label=Hands class=hands>{links}</nav>{replay_link}"
-            f"<pre class=review>{html.escape(text)}</pre>")
+            f"{review_body(review, names, game.id)}")
     return page(f"Review of hand {number}", body)
 
 
-def _review(record: dict[str, Any], number: int) -> tuple[str, int]:
+def _review(record: dict[str, Any], number: int) -> tuple[HandReview, list[str], int]:
     match, names = replay(record)
     if not 1 <= number <= len(match.hands):
         raise OkginError(f"no hand {number}: the game had {len(match.hands)}")
-    review = review_hand(match.hands[number - 1], PERSON, number, names)
-    return review_text(review, names), len(match.hands)
+    return review_hand(match.hands[number - 1], PERSON, number, names), list(names), len(match.hands)
 
 
 def history_links(game_id: str) -> str:

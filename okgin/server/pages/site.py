@@ -14,7 +14,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from okgin.errors import OkginError
+from okgin.errors import OkginError, sentence
 from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from okgin.server.coach.pages import history_links
@@ -62,8 +62,8 @@ async def howto_page(request: Request) -> Response:
     try:
         rules = _rules_from_query(request)
     except OkginError as error:
-        return HTMLResponse(_PAGE.format(title="How to play", body=f"<p>{html.escape(str(error))}</p>"),
-                            status_code=400)
+        body = f"<p>{html.escape(sentence(str(error)))}</p>"
+        return HTMLResponse(_PAGE.format(title="How to play", body=body), status_code=400)
     store: Store = request.app.state.store
     game_id = request.query_params.get("game")
     if game_id and not is_id(game_id):

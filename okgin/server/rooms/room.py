@@ -20,6 +20,9 @@ from okgin.rules import Rules
 from okgin.server.rooms.seats import new_token, seat_of
 
 PHRASES = ("Good game", "Nice!", "Oops", "Hurry up")
+COMPUTER_NAMES = ("Ruby", "Sam", "Kit", "Olive", "Max", "Ada")
+"""Computer players' names, in the order seats take them (static/words.js holds the same list):
+six, so three computer players find free names beside any three people."""
 LEVELS = ("easy", "normal", "hard")
 TIMERS = (None, 30, 60, 120)
 MAX_NAME = 20
@@ -98,7 +101,7 @@ class Room:
     @classmethod
     def solo_game(cls, rules: Rules, levels: list[str]) -> tuple[Room, str]:
         """A game against the computer: the person at seat 0, playing at once."""
-        names = ("Ruby", "Sam", "Olive")
+        names = COMPUTER_NAMES
         computers = [Seat("computer", name, level) for name, level in zip(names, levels, strict=False)]
         room = cls(new_code(), rules, [Seat("person", "You"), *computers], phase=Phase.PLAYING, solo=True)
         token, hashed = new_token()
@@ -124,7 +127,7 @@ class Room:
         return {
             "type": "room", "code": self.code, "phase": str(self.phase), "host": self.host,
             "seats": [seat.public(now, self.away_grace) for seat in self.seats],
-            "rules": self.rules.to_json(),
+            "rules": self.rules.to_json(), "target": self.rules.target,
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "away_grace": self.away_grace,
         }
@@ -176,7 +179,8 @@ class Room:
             raise RoomError("the level is one of: " + ", ".join(LEVELS))
         target = self.seats[seat]
         if self.phase is Phase.LOBBY and target.kind in ("empty", "computer"):
-            self.seats[seat] = Seat("computer", f"Computer {seat + 1}", level)
+            name = target.name if target.kind == "computer" else self._free_name()
+            self.seats[seat] = Seat("computer", name, level)
             return
         if target.kind != "person" or target.away_since is None:
             raise RoomError(f"seat {seat} is not empty and its player is not away")
@@ -224,6 +228,11 @@ class Room:
         self.phase = Phase.PLAYING
         self.game = game_id
         self.games.append(game_id)
+
+    def _free_name(self) -> str:
+        """The first computer player's name no seat uses (people's names compared without case)."""
+        taken = {seat.name.casefold() for seat in self.seats if seat.kind != "empty"}
+        return next(name for name in COMPUTER_NAMES if name.casefold() not in taken)
 
     def _host_only(self, by: int | None) -> None:
         if by != self.host:

@@ -21,9 +21,14 @@ const Cards = (() => {
     const sym = SUITS[code[1]][1];
     // The face is drawn by CSS from data attributes: the card's name is its label, and no
     // "Q♥" text competes with "queen of hearts" for a screen reader.
-    el.innerHTML = `<span class="corner" aria-hidden="true"></span><span class="pip" aria-hidden="true"></span>` +
-      `<span class="corner low" aria-hidden="true"></span>`;
-    el.querySelectorAll("span").forEach((span) => { span.dataset.rank = label(code); span.dataset.suit = sym; });
+    for (const part of ["corner", "pip", "corner low"]) {
+      const span = document.createElement("span");
+      span.className = part;
+      span.setAttribute("aria-hidden", "true");
+      span.dataset.rank = label(code);
+      span.dataset.suit = sym;
+      el.append(span);
+    }
     return el;
   }
 

@@ -72,11 +72,13 @@
   }
   const el = (tag, text, cls) => {
     const e = document.createElement(tag);
-    if (text !== undefined) e.textContent = text;
+    if (text !== undefined) Words.write(e, text); // cards in words for a screen reader
     if (cls) e.className = cls;
     return e;
   };
   const short = (c) => Cards.short(c);
+  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+  const signed = (n) => { const r = Math.round(n); return r > 0 ? `+${r}` : r < 0 ? `−${-r}` : "0"; };
 
   // -- the panel ----------------------------------------------------------------------
   document.addEventListener("okgin:state", (event) => {
@@ -117,6 +119,13 @@
     const a = current(s);
     if (myTurn(s) && !a) box.append(el("p", "Thinking…", "coach-wait"));
     if (a && a.suggestion) box.append(el("p", a.suggestion.text, "coach-suggestion"));
+    if (a && a.suggestion && a.suggestion.values && !a.discards.length) {
+      // The draws weighed, best first: the suggestion always heads them (a discard's worth is
+      // in its row of the table below).
+      const list = el("ul", undefined, "weighed");
+      for (const v of a.suggestion.values) list.append(el("li", `${capital(v.words)}: about ${signed(v.worth)} points`));
+      box.append(el("p", "The moves weighed, over likely deals:"), list);
+    }
     if (a) drawAnalysis(box, a, s);
     else if (s.coach) drawCheap(box, s.coach);
   }
@@ -128,7 +137,8 @@
         const wants = row.wanted.map((w) => `${s.names[w.seat]} could meld it in ${Math.round(w.share * 100)}%`)
           .join(", ");
         const end = row.gin ? " — gin" : row.knock ? " — you can knock" : "";
-        list.append(el("li", `Discard the ${short(row.card)}: ${row.deadwood} deadwood left, ` +
+        const worth = row.worth === null || row.worth === undefined ? "" : ` (about ${signed(row.worth)} points)`;
+        list.append(el("li", `Discard the ${short(row.card)}${worth}: ${row.deadwood} deadwood left, ` +
           `${row.melds.length} meld${row.melds.length === 1 ? "" : "s"} kept${end}; ${wants} of likely hands`));
       }
       box.append(list);
@@ -243,6 +253,19 @@
     }
     return box;
   }
+  function chips(codes, label) {
+    // Cards as the review page draws them: the short form seen, the name read out.
+    const list = el("ul", undefined, "chips");
+    list.setAttribute("aria-label", label);
+    for (const code of codes) {
+      const item = el("li", undefined, `chip ${"HD".includes(code[1]) ? "red" : "black"}`);
+      const seen = el("span", short(code));
+      seen.setAttribute("aria-hidden", "true");
+      item.append(seen, el("span", Cards.name(code), "visually-hidden"));
+      list.append(item);
+    }
+    return list;
+  }
   function showReview(m) {
     const box = placeReview();
     box.replaceChildren(el("h3", "Your review"));
@@ -251,17 +274,28 @@
       box.append(el("p", `No costly mistakes in your ${m.decisions} decisions.`));
       return;
     }
-    const list = el("ol");
+    // Each mistake as the review page shows it: a small table, named by hand and turn.
     for (const d of m.mistakes) {
-      const item = el("li");
       const p = d.position;
-      const top = p.discards.length ? `, top discard ${short(p.discards.at(-1))}` : "";
-      item.append(
-        el("p", `Move ${d.move}: holding ${p.hand.map(short).join(" ")}${top}, ${p.stock_count} in the stock.`),
-        el("p", `You chose to ${d.chosen_words}; better: ${d.suggested_words} (about ${d.cost} points).`),
-        el("p", d.reason, "coach-suggestion"));
-      list.append(item);
+      const pile = el("td");
+      if (p.discards.length) pile.append(chips([p.discards.at(-1)], "Top of the discard pile"), " ");
+      pile.append(`${p.stock_count} cards in the stock`);
+      const hand = el("td");
+      hand.append(chips(p.hand, "The cards held"));
+      const table = el("table", undefined, "mistake-table");
+      for (const [head, cell] of [
+        ["The hand", hand], ["The pile", pile],
+        ["You did", el("td", capital(d.chosen_words))], ["Better", el("td", capital(d.suggested_words))],
+        ["Cost", el("td", `about ${d.cost.toFixed(1)} points`)], ["Why", el("td", d.reason)]]) {
+        const tr = el("tr");
+        const th = el("th", head);
+        th.scope = "row";
+        tr.append(th, cell);
+        table.append(tr);
+      }
+      const section = el("section", undefined, "mistake");
+      section.append(el("h4", d.when), table);
+      box.append(section);
     }
-    box.append(list);
   }
 })();

@@ -54,12 +54,12 @@
       return;
     }
     if (message.type === "state") { queue.push(message); pump(); return; }
-    if (message.type === "hint") { announce(message.text, true); return; }
+    if (message.type === "hint") { announce(Words.spoken(message.text), true); return; }
     if (message.type === "error") {
       if (["no_game", "bad_token"].includes(message.code) && !document.body.dataset.room) {
         localStorage.removeItem(GAME_KEY); newGame(); return;
       }
-      announce(message.message, true);
+      announce(Words.sentence(message.message), true);
     }
   }
 
@@ -108,11 +108,16 @@
     const hadFocus = focusInTable();
     $("play").setAttribute("aria-busy", "false");
     drawAll();
-    keepFocus(hadFocus);
+    // The card this seat just drew or took is hidden while its copy flies in: focus waits on a
+    // card in sight and moves to it once it lands.
+    const landing = hadFocus && /^\d+ (draw|take)$/.test(message.event || "") && seatOf(message.event) === view.seat
+      ? handCards().find((c) => c.classList.contains("drawn")) : null;
+    const holder = keepFocus(hadFocus, landing);
     if (fresh) announce(dealText());
     else if (message.event) announce(describe(message.event, before));
     document.dispatchEvent(new CustomEvent("okgin:state", { detail: state }));
     await animate(message.event, fresh, places, before);
+    if (landing) land(landing, holder);
     if (view.result && resultShown !== state.hand_number) showResult();
     if (!view.result && $("result").open) keepResult();
   }
@@ -141,9 +146,8 @@
     const v = state.view;
     drawScores(); drawOpponents(); drawMiddle(); drawHand(); drawActions(); drawSheet();
     setText($("status"), statusText());
-    const others = state.names.map((_, s) => s).filter((s) => s !== v.seat).map(name);
-    setText($("tagline"), `${v.seat === null ? others.join(", ") : "You against " + others.join(" and ")} — ` +
-      `the upcard sets the knock limit — first to ${v.target}`);
+    setText($("tagline"), Words.tagline({ names: state.names, seat: v.seat, rules: state.rules, target: v.target }));
+    document.body.classList.toggle("touch", Words.touchOnly());
     $("howto-link").href = `/how-to-play?game=${encodeURIComponent(state.game)}`;
   }
   function dealText() {
@@ -178,6 +182,8 @@
     }
     if (verb === "pass") return says(seat, "pass") + ".";
     if (verb === "discard") return says(seat, "discard", `the ${Cards.name(card)}.`);
+    const gin = state.view.result && state.view.result.outcome === "gin" && state.view.result.knocker === seat;
+    if (verb === "knock" && gin) return says(seat, "go", `gin, discarding the ${Cards.name(card)}.`);
     if (verb === "knock") return says(seat, "knock", `and ${Words.verb(seat, "discard")} the ${Cards.name(card)}.`);
     if (verb === "big-gin") return says(seat, "go", "Big Gin!");
     return event;
@@ -187,13 +193,14 @@
     if (state.final) return `${says(state.final.winner, "win")} the game!`;
     if (v.result) return "The hand is over.";
     if (v.seat !== null && v.to_act === v.seat) {
-      if (ginChoice) return "Go gin: choose the card to discard (← →, Enter), or Escape.";
-      if (v.phase === "offer") return "Your turn: take the upcard (D) or pass (S).";
-      if (v.phase === "draw") return "Your turn: draw from the stock (S) or take the discard (D).";
-      if (v.phase === "last-chance") return "Last chance: take the discard to knock (D), or pass (S).";
-      const end = can("big-gin") ? ", or go Big Gin (G)" : ginCards().length ? ", or go gin (G)"
-        : knockCard() ? ", or knock (K)" : "";
-      return `Your turn: discard a card (Enter twice)${end}.`;
+      const key = Words.key, touch = Words.touchOnly();
+      if (ginChoice) return touch ? "Go gin: tap the card to discard." : "Go gin: choose the card to discard (← →, Enter), or Escape.";
+      if (v.phase === "offer") return `Your turn: take the upcard${key("D")} or pass${key("S")}.`;
+      if (v.phase === "draw") return `Your turn: draw from the stock${key("S")} or take the discard${key("D")}.`;
+      if (v.phase === "last-chance") return `Last chance: take the discard to knock${key("D")}, or pass${key("S")}.`;
+      const end = can("big-gin") ? `, or go Big Gin${key("G")}` : ginCards().length ? `, or go gin${key("G")}`
+        : knockCard() ? `, or knock${key("K")}` : "";
+      return touch ? `Your turn: tap a card twice to discard it${end}.` : `Your turn: discard a card (Enter twice)${end}.`;
     }
     return `${name(v.to_act)} ${v.to_act === v.seat ? "are" : "is"} playing…`;
   }
@@ -211,32 +218,48 @@
     const a = document.activeElement;
     return !a || a === document.body || !!a.closest("#table");
   }
-  function keepFocus(hadFocus) {
+  // Returns the element focus is on afterwards. `landing`, a card about to fly in, is passed over.
+  function keepFocus(hadFocus, landing = null) {
     const a = document.activeElement;
-    if (!hadFocus || document.querySelector("dialog[open]")) return;
-    if (a && a !== document.body && a.isConnected && !a.disabled) return;
-    const cards = handCards();
+    if (!hadFocus || document.querySelector("dialog[open]")) return a;
+    if (a && a !== document.body && a.isConnected && !a.disabled && a !== landing) return a;
+    const cards = handCards().filter((c) => c !== landing);
     const v = state.view;
     const fresh = cards.find((c) => c.dataset.card === v.drawn);
     const target = fresh || cards[Math.max(0, Math.min(focusIndex, cards.length - 1))] || $("actions").querySelector("button") || $("new-game");
     if (target) { if (target.closest("#hand")) { cards.forEach((c) => (c.tabIndex = -1)); target.tabIndex = 0; } target.focus(); }
+    return document.activeElement;
+  }
+  // The drawn card has landed: focus moves onto it, unless the player has moved focus meanwhile.
+  function land(card, holder) {
+    const a = document.activeElement;
+    if (!card.isConnected || document.querySelector("dialog[open]")) return;
+    if (a === holder || !a || a === document.body) focusCard(card.dataset.card);
   }
 
   // -- scores, opponents, piles -----------------------------------------------------------
   function progressShown() {
     return !!state.won && state.won.some((w, s) => w !== state.totals[s]);
   }
+  // Elements built from data: strings become text nodes, never markup (a name is data).
+  function h(tag, attrs = {}, ...children) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
+    el.append(...children);
+    return el;
+  }
+  const HIDDEN = { "aria-hidden": "true" };
   // A redraw writes only what changed: an unchanged box costs no style or layout work while a
-  // card is flying (a rebuilt table there missed frames: docs/performance.md).
-  const markup = new WeakMap();
-  function setHTML(el, html) {
-    if (markup.get(el) === html) return false;
-    markup.set(el, html);
-    el.innerHTML = html;
+  // card is flying (a rebuilt table there missed frames: docs/performance.md). `key` is what the
+  // box shows; `build` makes its children when that changed.
+  const shown = new WeakMap();
+  function setNodes(el, key, build) {
+    if (shown.get(el) === key) return false;
+    shown.set(el, key);
+    el.replaceChildren(...build());
     return true;
   }
   const setText = (el, text) => { if (el.textContent !== text) el.textContent = text; };
-  const escapeHTML = (text) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   function keyed(box, selector, seats, make) {
     // The children of `box` for these seats, in order, reusing those already drawn.
     const old = new Map([...box.querySelectorAll(selector)].map((el) => [el.dataset.seat, el]));
@@ -253,15 +276,20 @@
     const seats = state.names.map((_, s) => s);
     keyed($("scores"), ".score", seats, seatBox("score")).forEach((div, seat) => {
       div.classList.toggle("turn", v.to_act === seat && !v.result);
-      const dealer = v.dealer === seat ? ' <small class="dealer">dealer</small>' : "";
-      let html = `<span class="who">${escapeHTML(name(seat))}</span>${dealer} <b>${state.totals[seat]}</b>` +
-        '<span class="visually-hidden"> points</span>';
-      if (progressShown()) {
-        const pct = Math.min(100, Math.round((100 * state.won[seat]) / v.target));
-        html += `<span class="progress">${state.won[seat]} of ${v.target} toward the target</span>` +
-          `<span class="bar" aria-hidden="true"><i data-pct="${pct}"></i></span>`;
-      }
-      if (setHTML(div, html)) div.querySelectorAll(".bar i").forEach((i) => (i.style.width = `${i.dataset.pct}%`));
+      const progress = progressShown(), dealer = v.dealer === seat;
+      const key = JSON.stringify([name(seat), dealer, state.totals[seat], progress && state.won[seat], v.target]);
+      setNodes(div, key, () => {
+        const parts = [h("span", { class: "who" }, name(seat))];
+        if (dealer) parts.push(" ", h("small", { class: "dealer" }, "dealer"));
+        parts.push(" ", h("b", {}, String(state.totals[seat])), h("span", { class: "visually-hidden" }, " points"));
+        if (progress) {
+          const bar = h("i");
+          bar.style.width = `${Math.min(100, Math.round((100 * state.won[seat]) / v.target))}%`;
+          parts.push(h("span", { class: "progress" }, `${state.won[seat]} of ${v.target} toward the target`),
+            h("span", { class: "bar", ...HIDDEN }, bar));
+        }
+        return parts;
+      });
     });
   }
   function drawOpponents() {
@@ -269,11 +297,13 @@
     const seats = state.view.hand_sizes.map((_, s) => s).filter((s) => s !== state.view.seat);
     keyed($("opponents"), ".opponent", seats, seatBox("opponent")).forEach((div, i) => {
       const seat = seats[i], count = state.view.hand_sizes[seat];
-      const level = state.levels[seat - 1] ? ` · ${state.levels[seat - 1]}` : "";
+      const levels = state.seat_levels || [null, ...state.levels];
+      const level = levels[seat] ? ` · ${levels[seat]}` : "";
       const known = [...held].filter(([, s]) => s === seat).map(([c]) => c);
       // Only what changed is redrawn: a draw adds one back to the fan, nothing else.
       if (!div.firstChild) {
-        div.innerHTML = '<div class="name"></div><div class="fan" role="img"></div><div class="known" role="group" hidden></div>';
+        div.append(h("div", { class: "name" }), h("div", { class: "fan", role: "img" }),
+          h("div", { class: "known", role: "group", hidden: "" }));
       }
       const [label, fan, took] = div.children;
       const text = `${name(seat)}${level} · ${count} cards`;
@@ -286,7 +316,7 @@
       took.dataset.cards = knownKey;
       took.hidden = !known.length;
       took.setAttribute("aria-label", `${name(seat)} took from the pile: ${known.map(Cards.name).join(", ")}`);
-      took.innerHTML = '<span class="known-label" aria-hidden="true">Took</span>';
+      took.replaceChildren(h("span", { class: "known-label", ...HIDDEN }, "Took"));
       known.forEach((c) => { const el = Cards.face(c); el.classList.add("small"); took.append(el); });
     });
   }
@@ -296,7 +326,7 @@
     const v = state.view;
     $("stock-count").textContent = v.stock_count;
     $("stock").setAttribute("aria-label", `Stock, ${v.stock_count} cards` +
-      (can("draw") ? ": draw (S)" : can("pass") ? ": pass (S)" : ""));
+      (can("draw") ? `: draw${Words.key("S")}` : can("pass") ? `: pass${Words.key("S")}` : ""));
     $("stock").setAttribute("aria-disabled", String(!(can("draw") || can("pass"))));
     $("stock").classList.toggle("hot", can("draw"));
     const pile = $("discard");
@@ -305,26 +335,27 @@
     if (pile.dataset.shown === pileKey) { /* the same top card, as takeable as before */ }
     else if (top) {
       pile.dataset.shown = pileKey;
-      pile.innerHTML = "";
+      pile.replaceChildren();
       const card = Cards.face(top, "button");
-      card.setAttribute("aria-label", `Discard pile: ${Cards.name(top)}` + (can("take") ? ": take (D)" : ""));
+      card.setAttribute("aria-label", `Discard pile: ${Cards.name(top)}` + (can("take") ? `: take${Words.key("D")}` : ""));
       card.setAttribute("aria-disabled", String(!can("take")));
       card.classList.toggle("hot", can("take"));
       card.addEventListener("click", () => act("take"));
       pile.append(card);
-    } else { pile.dataset.shown = pileKey; pile.innerHTML = ""; }
+    } else { pile.dataset.shown = pileKey; pile.replaceChildren(); }
     $("pile-open").textContent = `Look through the pile (${v.discards.length})`;
-    const spade = v.multiplier === 2 ? `<span class="spade">♠ ×2</span>` : "";
-    setHTML($("limit"), `<small aria-hidden="true">Knock limit</small><b aria-hidden="true">` +
-      `${v.knock_limit === 0 ? "Gin only" : v.knock_limit}</b><small aria-hidden="true">upcard ` +
-      `${Cards.short(v.upcard)}</small>${spade}<span class="visually-hidden">Knock limit ${Words.limit(v.knock_limit)}, ` +
-      `set by the upcard, the ${Cards.name(v.upcard)}${v.multiplier === 2 ? ". Spades double: this hand scores double." : "."}</span>`);
+    const spade = v.multiplier === 2;
+    setNodes($("limit"), JSON.stringify([v.knock_limit, v.upcard, spade]), () => [
+      h("small", HIDDEN, "Knock limit"), h("b", HIDDEN, v.knock_limit === 0 ? "Gin only" : String(v.knock_limit)),
+      h("small", HIDDEN, `upcard ${Cards.short(v.upcard)}`), ...(spade ? [h("span", { class: "spade", ...HIDDEN }, "♠ ×2")] : []),
+      h("span", { class: "visually-hidden" }, `Knock limit ${Words.limit(v.knock_limit)}, set by the upcard, the ` +
+        `${Cards.name(v.upcard)}${spade ? ". Spades double: this hand scores double." : "."}`)]);
   }
   function drawPileViewer() {
     const list = $("pile-list");
-    list.innerHTML = "";
+    list.replaceChildren();
     const { pile } = pileStory();
-    if (!pile.length) list.innerHTML = "<li>The pile is empty.</li>";
+    if (!pile.length) { const li = document.createElement("li"); li.textContent = "The pile is empty."; list.append(li); }
     [...pile].reverse().forEach(({ card, by }, i) => {
       const li = document.createElement("li");
       const el = Cards.face(card);
@@ -372,9 +403,10 @@
     const inMeld = new Set((v.arrangement ? v.arrangement.melds : []).flat());
     const near = new Set(state.coach ? state.coach.near_melds.flat() : []);
     const melds = v.arrangement ? v.arrangement.melds.length : 0;
-    setHTML($("deadwood"), !v.arrangement ? "" : v.after_discard === null
-      ? `Deadwood <b>${v.arrangement.deadwood}</b> · ${melds} meld${melds === 1 ? "" : "s"}`
-      : `Deadwood <b>${v.after_discard}</b> after your best discard · ${melds} meld${melds === 1 ? "" : "s"}`);
+    const best = v.after_discard !== null;
+    const dead = !v.arrangement ? null : best ? v.after_discard : v.arrangement.deadwood;
+    setNodes($("deadwood"), JSON.stringify([dead, best, melds]), () => (dead === null ? [] : ["Deadwood ",
+      h("b", {}, String(dead)), `${best ? " after your best discard" : ""} · ${melds} meld${melds === 1 ? "" : "s"}`]));
     const box = $("hand");
     if (v.seat === null) { box.replaceChildren(); cardButtons.clear(); return; }
     const gins = ginChoice ? ginCards() : [];
@@ -568,7 +600,7 @@
     b.type = "button";
     b.textContent = label;
     if (primary) b.className = "primary";
-    if (key) {
+    if (key && !Words.touchOnly()) {
       b.setAttribute("aria-keyshortcuts", key);
       const k = document.createElement("kbd");
       k.setAttribute("aria-hidden", "true");
@@ -580,7 +612,7 @@
   }
   function drawActions() {
     const box = $("actions");
-    box.innerHTML = "";
+    box.replaceChildren();
     const v = state.view;
     if (v.result) { box.append(button(state.final ? "Show the final tally" : "Show the result", showResult, true)); return; }
     if (myTurn()) drawTurn(box, v);
@@ -611,20 +643,22 @@
     if (k) box.append(button(`Knock, discarding the ${Cards.name(k)}`, () => act(`knock ${k}`), true, "K"));
   }
   function drawSheet() {
-    const rows = [];
-    const running = state.names.map(() => 0);
-    const signed = (p) => (p ? (p > 0 ? "+" : "−") + Math.abs(p) : "0");
-    for (const line of state.sheet) {
-      line.points.forEach((p, s) => (running[s] += p));
-      const what = line.outcome === "void" ? "void" : `${Words.OUTCOMES[line.outcome]} (${escapeHTML(name(line.winner))})`;
-      rows.push(`<tr><th scope="row">Hand ${line.hand}</th><td>${what}</td>${line.points.map((p, s) =>
-        `<td>${signed(p)}<span class="visually-hidden"> points,</span> <small>total ${running[s]}</small></td>`).join("")}</tr>`);
-    }
-    const cols = state.names.length + 2;
-    setHTML($("sheet"), `<table><caption class="visually-hidden">Score sheet: each hand's points and the running totals</caption>` +
-      `<thead><tr><th scope="col">Hand</th><th scope="col">Result</th>${state.names.map((_, s) =>
-      `<th scope="col">${escapeHTML(name(s))}</th>`).join("")}</tr></thead><tbody>${rows.join("") ||
-      `<tr><td colspan="${cols}">No hands scored yet.</td></tr>`}</tbody></table>`);
+    setNodes($("sheet"), JSON.stringify([state.names, Words.me(), state.sheet]), () => {
+      const running = state.names.map(() => 0);
+      const signed = (p) => (p ? (p > 0 ? "+" : "−") + Math.abs(p) : "0");
+      const rows = state.sheet.map((line) => {
+        line.points.forEach((p, s) => (running[s] += p));
+        const what = line.outcome === "void" ? "void" : `${Words.OUTCOMES[line.outcome]} (${name(line.winner)})`;
+        return h("tr", {}, h("th", { scope: "row" }, `Hand ${line.hand}`), h("td", {}, what), ...line.points.map((p, s) =>
+          h("td", {}, signed(p), h("span", { class: "visually-hidden" }, " points,"), " ", h("small", {}, `total ${running[s]}`))));
+      });
+      if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: String(state.names.length + 2) }, "No hands scored yet.")));
+      const heads = state.names.map((_, s) => h("th", { scope: "col" }, name(s)));
+      return [h("table", {},
+        h("caption", { class: "visually-hidden" }, "Score sheet: each hand's points and the running totals"),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Result"), ...heads)),
+        h("tbody", {}, ...rows))];
+    });
   }
 
   // -- motion: where each card came from and went --------------------------------------
@@ -695,7 +729,7 @@
     lastResult = state;
     const spoken = Result.render(state);
     const buttons = $("result-buttons");
-    buttons.innerHTML = "";
+    buttons.replaceChildren();
     delete buttons.dataset.past;
     if (state.final) {
       // Rematch: the same rules and opponents as the game just played.
@@ -780,6 +814,7 @@
   });
   Settings.onNewGame(() => askNewGame());
   window.Okgin = { send, state: () => state, announce };
+  document.body.classList.toggle("touch", Words.touchOnly());
   Settings.init();
   // Connect once the page is parsed, so every script listening to the hooks (room.js, coach.js,
   // loaded after this one) hears the socket's first events.

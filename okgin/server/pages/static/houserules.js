@@ -114,7 +114,7 @@ const HouseRules = (() => {
     document.getElementById("preset-text").textContent = catalogue.descriptions[preset];
     document.getElementById("rules-error").textContent = "";
     const box = document.getElementById("rule-fields");
-    box.innerHTML = "";
+    box.replaceChildren();
     for (const name of Object.keys(FIELDS)) if (name in base) box.append(field(name, base, rules));
   }
   function start() {

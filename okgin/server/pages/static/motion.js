@@ -28,7 +28,8 @@ const Motion = (() => {
     card.setAttribute("aria-hidden", "true");
     Object.assign(card.style, { left: `${end.left}px`, top: `${end.top}px`,
       width: `${end.width}px`, height: `${end.height}px` });
-    if (reveal) to.classList.add("arriving");
+    // Hidden until the copy lands, unless it holds the focus: a hidden element drops it to <body>.
+    if (reveal && !to.contains(document.activeElement)) to.classList.add("arriving");
     document.getElementById("flying").append(card);
     const dx = from.left - end.left, dy = from.top - end.top, scale = from.width / end.width || 1;
     const animation = card.animate([

@@ -1,5 +1,6 @@
 // The replay viewer: a finished game (or an uploaded record) move by move, every hand face up.
 // Keys: ← back, → forward, Home the deal, End the last move. The move is read out (live region).
+// ?hand=N&move=M (the review's links) opens at hand N after its move M.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -14,7 +15,10 @@
       $("replay-error").textContent = "";
       $("replay-hand").replaceChildren(...data.hands.map((h, i) => new Option(`Hand ${h.number}`, String(i))));
       $("viewer").hidden = false;
-      show(0, 0);
+      // A review links here at one move: ?hand=N&move=M opens hand N after its move M.
+      const asked = new URLSearchParams(location.search);
+      const at = data.hands.findIndex((h) => String(h.number) === asked.get("hand"));
+      show(Math.max(0, at), at >= 0 ? Number(asked.get("move")) || 0 : 0);
       $("replay-forward").focus();
     }).catch((error) => { $("replay-error").textContent = error.message; });
   }

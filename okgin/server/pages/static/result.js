@@ -99,24 +99,38 @@ const Result = (() => {
     }).join(", ") + ".";
     return p;
   }
+  // An element holding text: names and numbers are never read as markup.
+  function make(tag, text = "", attrs = {}) {
+    const el = document.createElement(tag);
+    el.textContent = text;
+    for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
+    return el;
+  }
+  const winnerText = (f) => `${says(f.winner, "win")} the game${f.shutout ? ": a shutout!" : "."}`;
   function finalTable(state) {
     const f = state.final;
-    const div = document.createElement("div");
-    div.id = "final";
-    const winner = `${says(f.winner, "win")} the game${f.shutout ? ": a shutout!" : "."}`;
-    const row = (label, key) => `<tr><th scope="row">${label}</th>${f.seats.map((s) => `<td>${s[key]}</td>`).join("")}</tr>`;
-    div.innerHTML = `<h3>${winner}</h3><table><caption class="visually-hidden">Final tally</caption>` +
-      `<thead><tr><td></td>${state.names.map((_, s) => `<th scope="col">${name(s)}</th>`).join("")}</tr></thead><tbody>` +
-      row("Points from hands", "points") + row("Hands won", "hands_won") + row("Hand bonuses", "hand_bonus") +
-      row("Game bonus", "game_bonus") + row("Shutout", "shutout_bonus") + row("Boxes", "box_bonus") +
-      row("Final score", "score") + wonRow(state) + `</tbody></table>`;
+    const div = make("div", "", { id: "final" });
+    const row = (label, values) => {
+      const tr = make("tr");
+      tr.append(make("th", label, { scope: "row" }), ...values.map((v) => make("td", String(v))));
+      return tr;
+    };
+    const head = make("tr");
+    head.append(make("td"), ...state.names.map((_, s) => make("th", name(s), { scope: "col" })));
+    const body = make("tbody");
+    const rows = [["Points from hands", "points"], ["Hands won", "hands_won"], ["Hand bonuses", "hand_bonus"],
+      ["Game bonus", "game_bonus"], ["Shutout", "shutout_bonus"], ["Boxes", "box_bonus"], ["Final score", "score"]];
+    body.append(...rows.map(([label, key]) => row(label, f.seats.map((s) => s[key]))));
+    // With penalty scoring the target counts points won, not the running total: say so.
+    if (state.won && state.won.some((w, s) => w !== state.totals[s])) {
+      body.append(row(`Won toward the target (${state.view.target})`, state.won));
+    }
+    const table = make("table");
+    const thead = make("thead");
+    thead.append(head);
+    table.append(make("caption", "Final tally", { class: "visually-hidden" }), thead, body);
+    div.append(make("h3", winnerText(f)), table);
     return div;
-  }
-
-  // With penalty scoring the target counts points won, not the running total: say so.
-  function wonRow(state) {
-    if (!state.won || state.won.every((w, s) => w === state.totals[s])) return "";
-    return `<tr><th scope="row">Won toward the target (${state.view.target})</th>${state.won.map((w) => `<td>${w}</td>`).join("")}</tr>`;
   }
 
   // Fill the result dialog; returns the sentence to announce.
@@ -124,7 +138,7 @@ const Result = (() => {
     const r = state.view.result;
     document.getElementById("result-title").textContent = title(state);
     const body = document.getElementById("result-body");
-    body.innerHTML = "";
+    body.replaceChildren();
     const head = document.createElement("p");
     head.className = "outcome";
     head.textContent = outcomeText(r, r.outcome === "void" ? 0 : r.points[r.winner]);
@@ -132,7 +146,8 @@ const Result = (() => {
     if (state.final) body.append(finalTable(state)); // the game's end first, then its last hand
     if (r.outcome !== "void") r.shown.forEach((_, seat) => body.append(seatSection(r, seat)));
     body.append(working(state, r), totals(state));
-    return head.textContent + " " + r.working.filter(Boolean).join(" ");
+    const over = state.final ? `Game over: ${winnerText(state.final)} ` : "";
+    return over + head.textContent + " " + r.working.filter(Boolean).join(" ");
   }
   return { render, title };
 })();

@@ -31,7 +31,7 @@
     const id = send(message);
     if (id !== undefined) pending.set(id, key);
   }
-  const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+  const { sentence } = Words; // one way to make a message a sentence, for every script
   // The control (an element or several) gets its refusal just after it, linked by aria-describedby.
   function withError(key, ...controls) {
     if (!errors.has(key)) return controls;
@@ -153,6 +153,12 @@
   function drawPanel() {
     panel.hidden = false;
     document.body.dataset.roomPhase = room.phase;
+    document.title = `Oklahoma Gin — a table for ${room.seats.length} with friends`;
+    // The header from the room's own rules and target, until the table (game.js) says who plays.
+    if (room.phase === "lobby" || !window.Okgin || !Okgin.state()) {
+      document.getElementById("tagline").textContent = Words.tagline({ who: `A table for ${room.seats.length}`,
+        rules: room.rules, target: room.target });
+    }
     const link = `${location.origin}/r/${room.code}`;
     const input = el("input", { id: "room-link", readonly: "", value: link, "aria-label": "Invite link", "data-key": "link" });
     const copy = el("button", { type: "button", id: "copy-link", text: "Copy link", "data-key": "copy", on: async () => {

@@ -35,11 +35,10 @@ const Settings = (() => {
   }
   function drawLevels() {
     const box = document.getElementById("levels");
-    box.innerHTML = "";
-    const names = ["Ruby", "Sam", "Olive"];
+    box.replaceChildren();
     options.levels.forEach((level, i) => {
       const label = document.createElement("label");
-      label.textContent = `${names[i]} `;
+      label.textContent = `${Words.COMPUTERS[i]} `;
       const select = document.createElement("select");
       select.name = `level${i}`;
       for (const value of ["easy", "normal", "hard"]) select.add(new Option(value[0].toUpperCase() + value.slice(1), value));
