@@ -152,7 +152,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(
         args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
         idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
-        away_seconds=args.away_seconds, hosts=hosts,
+        away_seconds=args.away_seconds, hosts=hosts, secure_cookies=args.secure_cookies,
     )
     where = app.state.store.url  # the URL with its password, if any, hidden
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {where})", flush=True)
@@ -282,6 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="remove unfinished games untouched this long (0: never; default 24)")
     p.add_argument("--away-seconds", type=_not_negative, default=60.0,
                    help="how long a player is away before the host may seat a computer for them")
+    p.add_argument("--secure-cookies", action="store_true",
+                   help="mark the session cookie Secure: set it when players reach the server over https")
     p.add_argument("--no-address-limits", action="store_true",
                    help="no rate limits per address, only per connection (for a load test from one host)")
     p.set_defaults(run=_cmd_serve)

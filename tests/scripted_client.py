@@ -11,6 +11,7 @@ from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+import httpx
 import websockets
 
 T = TypeVar("T")
@@ -74,8 +75,10 @@ class Client:
         self._next_id = 1
 
     @classmethod
-    async def connect(cls, url: str) -> Client:
-        return cls(await websockets.connect(url, max_size=2**22))
+    async def connect(cls, url: str, cookie: str | None = None) -> Client:
+        """A connection, as the browser whose session cookie is ``cookie`` (None: a program)."""
+        headers = {"Cookie": f"okgin_session={cookie}"} if cookie else None
+        return cls(await websockets.connect(url, max_size=2**22, additional_headers=headers))
 
     async def close(self) -> None:
         await self.socket.close()
@@ -172,18 +175,18 @@ def assert_fair(frames: list[str]) -> None:
 
 
 async def open_room(url: str, players: int, name: str = "Ann", rules: Any = "oklahoma",
-                    timer: int | None = None) -> Client:
+                    timer: int | None = None, cookie: str | None = None) -> Client:
     """A host: a new room of ``players`` seats, the host at seat 0."""
-    host = await Client.connect(url)
+    host = await Client.connect(url, cookie)
     answer = await host.request({"type": "create", "players": players, "name": name, "rules": rules,
                                  "timer": timer})
     assert answer["type"] == "ack", answer
     return host
 
 
-async def take_seat(url: str, room: str, seat: int, name: str) -> Client:
+async def take_seat(url: str, room: str, seat: int, name: str, cookie: str | None = None) -> Client:
     """A guest who opens the invite link and takes ``seat``."""
-    guest = await Client.connect(url)
+    guest = await Client.connect(url, cookie)
     answer = await guest.request({"type": "enter", "room": room})
     assert answer["type"] == "ack", answer
     answer = await guest.request({"type": "sit", "seat": seat, "name": name})
@@ -197,3 +200,8 @@ async def wait_for(client: Client, test: Any, timeout: float = 30.0) -> dict[str
         message = await client.receive(timeout)
         if test(message):
             return message
+
+
+def new_guest(base_url: str) -> str:
+    """A browser's first visit to the game page: the session cookie the server gave it."""
+    return str(httpx.get(base_url + "/").cookies["okgin_session"])

@@ -14,7 +14,7 @@ import httpx
 import pytest
 import websockets
 from real_servers import Postgres
-from scripted_client import Client, open_room, run
+from scripted_client import Client, new_guest, open_room, run
 from server_process import ServerProcess
 
 from okgin.server.wire.headers import origin_allowed
@@ -32,16 +32,17 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 def test_a_game_id_never_leads_to_the_room_or_its_next_game(server: ServerProcess) -> None:
-    """/history lists every finished game's id: a stranger who joins by it watches that game
-    only, is never told the room's code, and is not carried into the rematch."""
+    """A finished game's id is in its players' /history: a stranger who learns it and joins by it
+    watches that game only, is never told the room's code, and is not carried into the rematch."""
+    ann = new_guest(server.url)
 
     async def go() -> tuple[str, str, str, dict[str, Any], list[str], Client]:
-        host = await open_room(server.ws_url, 2, "Ann", SHORT)
+        host = await open_room(server.ws_url, 2, "Ann", SHORT, cookie=ann)
         assert (await host.request({"type": "computer", "seat": 1, "level": "easy"}))["type"] == "ack"
         assert (await host.request({"type": "start", "seed": 4}))["type"] == "ack"
         await host.play()
         first = host.game or ""
-        history = await asyncio.to_thread(httpx.get, server.url + "/history")
+        history = await asyncio.to_thread(httpx.get, server.url + "/history", cookies={"okgin_session": ann})
         assert first in history.text
         stranger = await Client.connect(server.ws_url)
         shown = await stranger.open_game({"type": "join", "game": first})

@@ -3,6 +3,7 @@ the statistics written when a game finishes, the replay data, and pages under a 
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import time
@@ -12,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from scripted_client import Client, choose, run
+from scripted_client import Client, choose, new_guest, run
 from server_process import ServerProcess
 from stored_games import store_record
 
@@ -25,6 +26,7 @@ from okgin.server.coach import statistics
 from okgin.server.coach.charts import bar_chart, line_chart
 from okgin.server.coach.statistics import rows_of
 from okgin.server.coach.statistics_page import stats_body
+from okgin.server.players.identity import Players
 from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 40}
@@ -39,8 +41,10 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 def test_hint_advice_review_and_statistics_over_a_whole_game(server: ServerProcess) -> None:
+    cookie = new_guest(server.url)
+
     async def go() -> dict[str, Any]:
-        client = await Client.connect(server.ws_url)
+        client = await Client.connect(server.ws_url, cookie)
         await client.open_game({"type": "new", "opponents": ["normal"], "rules": SHORT})
         state = await client.wait_my_move()
         legal = list(state["view"]["legal"])
@@ -78,37 +82,47 @@ def test_hint_advice_review_and_statistics_over_a_whole_game(server: ServerProce
     assert len(review["mistakes"]) <= 3
     assert got["bad"]["type"] == "error" and got["bad"]["message"].startswith("hand must be")
     assert got["final"]["final"] is not None
-    _statistics_written(server, got["game"])
+    _statistics_written(server, got["game"], cookie)
 
 
-def _statistics_written(server: ServerProcess, game: str) -> None:
+def player_of_cookie(store: Store, cookie: str) -> str:
+    """The player id behind a browser's session cookie (the store keeps only its hash)."""
+    session = Players(store.engine).session(cookie)
+    assert session is not None
+    return session.player
+
+
+def _statistics_written(server: ServerProcess, game: str, cookie: str) -> None:
     """The finished game's rows reach the statistics (written from a worker thread)."""
     deadline = time.monotonic() + 60
+    httpx_get = functools.partial(httpx.get, cookies={"okgin_session": cookie})
     while time.monotonic() < deadline:
-        page = httpx.get(server.url + "/stats").text
+        page = httpx_get(server.url + "/stats").text
         if "Game 1" in page:
             break
         time.sleep(0.5)
     assert "<svg" in page and "Points per hand" in page and "Game 1" in page
-    assert httpx.get(server.url + "/history").text.count(f"/games/{game}/replay") == 1
-    steps = httpx.get(f"{server.url}/api/games/{game}/replay").json()
+    assert httpx_get(server.url + "/history").text.count(f"/games/{game}/replay") == 1
+    steps = httpx_get(f"{server.url}/api/games/{game}/replay").json()
     first = steps["hands"][0]["steps"][0]
     assert len(first["hands"]) == 2 and all(len(h) == 10 for h in first["hands"])
-    review = httpx.get(f"{server.url}/games/{game}/review?hand=1")
+    review = httpx_get(f"{server.url}/games/{game}/review?hand=1")
     assert review.headers["content-security-policy"].startswith("default-src 'self';")
     assert "decisions this hand" in review.text and "<pre" not in review.text
 
 
 def test_no_replay_of_a_game_in_play(server: ServerProcess) -> None:
+    cookie = new_guest(server.url)
+
     async def go() -> str:
-        client = await Client.connect(server.ws_url)
+        client = await Client.connect(server.ws_url, cookie)
         state = await client.open_game({"type": "new", "opponents": ["normal"]})
         await client.close()
         return str(state["game"])
 
     game = run(go())
-    answer = httpx.get(f"{server.url}/api/games/{game}/replay")
-    assert answer.status_code == 404 and answer.json() == {"error": "no finished game with that id"}
+    answer = httpx.get(f"{server.url}/api/games/{game}/replay", cookies={"okgin_session": cookie})
+    assert answer.status_code == 404 and answer.json() == {"error": "no finished game of yours with that id"}
 
 
 def test_an_uploaded_record_replays_and_bad_ones_get_one_line(server: ServerProcess) -> None:
@@ -136,8 +150,9 @@ def finished_record(seed: int, target: int = 25) -> dict[str, Any]:
     return match_to_record(match, ["You", "Ruby"])
 
 
-def seed_games(db: Path, count: int) -> list[str]:
-    """Finished games in the store and their statistics, as the server writes them."""
+def seed_games(db: Path, count: int, cookie: str | None = None) -> list[str]:
+    """Finished games in the store and their statistics, as the server writes them; played
+    at seat 0 by the player whose session cookie is ``cookie`` (None: nobody's)."""
     store = Store(f"sqlite:///{db}")
     ids = []
     for seed in range(count):
@@ -145,6 +160,8 @@ def seed_games(db: Path, count: int) -> list[str]:
         game = f"seeded-{seed}"
         store_record(store, game, record, ["simple"])
         statistics.record_finished(store.engine, game, record)
+        if cookie is not None:
+            Players(store.engine).sat_in_game(game, {0: player_of_cookie(store, cookie)})
         ids.append(game)
     store.close()
     return ids

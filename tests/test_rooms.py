@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from scripted_client import Client, assert_fair, choose, open_room, run, take_seat, wait_for
+from scripted_client import Client, assert_fair, choose, new_guest, open_room, run, take_seat, wait_for
 from server_process import ServerProcess
 
 from okgin.rules import preset
@@ -182,13 +182,15 @@ def test_abandoned_unfinished_games_and_rooms_are_removed_after_the_idle_time(tm
     # --idle-hours 0.0005 is 1.8 s; the server sweeps every second (a quarter of it, at least 1 s)
     server = ServerProcess(tmp_path / "idle.db", allow_seeds=True, extra=("--idle-hours", "0.0005")).start()
 
+    cookie = new_guest(server.url)  # one player: the games' records are theirs to download
+
     async def go() -> dict[str, Any]:
-        async with httpx.AsyncClient(base_url=server.url) as web:
-            finished = await Client.connect(server.ws_url)
+        async with httpx.AsyncClient(base_url=server.url, cookies={"okgin_session": cookie}) as web:
+            finished = await Client.connect(server.ws_url, cookie)
             await finished.open_game({"type": "new", "opponents": ["easy"], "seed": 3,
                                       "rules": {"preset": "oklahoma", "target": 10}})
             assert (await finished.play())["final"] is not None
-            left = await Client.connect(server.ws_url)  # a game opened and left at once
+            left = await Client.connect(server.ws_url, cookie)  # a game opened and left at once
             await left.open_game({"type": "new", "opponents": ["easy"], "seed": 4})
             lobby = await open_room(server.ws_url, 2, "Ann")  # a room nobody joined
             staying = await Client.connect(server.ws_url)  # open all along, but nobody moves

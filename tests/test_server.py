@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from scripted_client import CARD, Client, assert_fair, choose, run
+from scripted_client import CARD, Client, assert_fair, choose, new_guest, run
 from server_process import ServerProcess
 
 SHORT = {"preset": "oklahoma", "target": 40}
@@ -118,8 +118,10 @@ def test_a_second_tab_sees_the_same_game(server: ServerProcess) -> None:
 
 
 def test_a_full_game_is_fair_saved_and_downloadable(server: ServerProcess) -> None:
+    cookie = new_guest(server.url)
+
     async def go() -> tuple[Client, dict[str, Any]]:
-        client = await Client.connect(server.ws_url)
+        client = await Client.connect(server.ws_url, cookie)
         await client.open_game({"type": "new", "opponents": ["normal"], "rules": SHORT, "seed": 4})
         final = await client.play()
         await client.close()
@@ -132,22 +134,27 @@ def test_a_full_game_is_fair_saved_and_downloadable(server: ServerProcess) -> No
     assert sum(s["score"] for s in seats) == sum(final["totals"]) + sum(
         s["hand_bonus"] + s["game_bonus"] + s["shutout_bonus"] + s["box_bonus"] for s in seats)
     assert_fair(client.frames)
-    record = httpx.get(f"{server.url}/games/{client.game}/record").json()
+    mine = {"okgin_session": cookie}
+    record = httpx.get(f"{server.url}/games/{client.game}/record", cookies=mine).json()
     assert record["format"] == "okgin/1" and len(record["hands"]) == final["hand_number"]
-    history = httpx.get(f"{server.url}/history").text
+    history = httpx.get(f"{server.url}/history", cookies=mine).text
     assert client.game is not None and client.game in history
 
 
 def test_record_of_an_unfinished_game_is_never_sent(server: ServerProcess) -> None:
+    cookie = new_guest(server.url)
+
     async def go() -> str | None:
-        client = await Client.connect(server.ws_url)
+        client = await Client.connect(server.ws_url, cookie)
         await client.open_game({"type": "new", "opponents": ["normal"]})
         await client.close()
         return client.game
 
     game = run(go())
-    assert httpx.get(f"{server.url}/games/{game}/record").status_code == 403
-    assert httpx.get(f"{server.url}/games/nope/record").status_code == 404
+    mine = {"okgin_session": cookie}
+    assert httpx.get(f"{server.url}/games/{game}/record", cookies=mine).status_code == 403
+    assert httpx.get(f"{server.url}/games/{game}/record").status_code == 404  # not theirs
+    assert httpx.get(f"{server.url}/games/nope/record", cookies=mine).status_code == 404
 
 
 def test_a_restarted_server_resumes_the_game(server: ServerProcess) -> None:

@@ -112,7 +112,7 @@ def test_a_page_whose_store_fails_answers_503_in_one_line(
     async def go() -> list[httpx.Response]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
-            return [await client.get("/history"), await client.get("/games/abc/record")]
+            return [await client.get("/history"), await client.get("/how-to-play?game=abc")]
 
     with caplog.at_level("WARNING", logger="okgin.server"):
         answers = run(go())

@@ -32,7 +32,8 @@ def test_the_message_table_has_one_handler_for_each_type_of_the_protocol() -> No
 
 def test_every_code_is_documented_in_the_codes_table() -> None:
     text = DOCS.read_text(encoding="utf-8")
-    table = text[text.index("### Error codes"):]
+    start = text.index("### Error codes")
+    table = text[start:text.index("\n#", start + 1)]
     listed = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.MULTILINE)
     assert sorted(listed) == sorted(code.value for code in Code)
 
@@ -48,8 +49,9 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 def _stored(db: Path) -> list[Any]:
     with sqlite3.connect(db) as connection:
         rooms = connection.execute("SELECT code, version, data FROM rooms ORDER BY code").fetchall()
-        games = connection.execute("SELECT id, record, status FROM games ORDER BY id").fetchall()
-    return [rooms, games]
+        games = connection.execute("SELECT id, head, status, version FROM games ORDER BY id").fetchall()
+        log = connection.execute("SELECT game, seq, entry FROM game_log ORDER BY game, seq").fetchall()
+    return [rooms, games, log]
 
 
 def test_an_error_always_means_nothing_changed(server: ServerProcess) -> None:

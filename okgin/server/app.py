@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware import Middleware
@@ -25,6 +27,9 @@ from okgin.server.pages.site import (
     record_download,
     rules_api,
 )
+from okgin.server.players.identity import Players
+from okgin.server.players.profile import profile_routes
+from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.live import PROCESS, Hall
 from okgin.server.rooms.thinking import Thinking
@@ -58,7 +63,7 @@ register_url_convertor("id", IdConvertor())
 def create_app(
     db_url: str = DEFAULT_URL, *, broker_url: str | None = None, allow_seeds: bool = False,
     origins: Sequence[str] = (), idle_hours: float | None = 24.0, limits: Limits | None = None,
-    away_seconds: float = 60.0, hosts: Sequence[str] = DEFAULT_HOSTS,
+    away_seconds: float = 60.0, hosts: Sequence[str] = DEFAULT_HOSTS, secure_cookies: bool = False,
 ) -> Starlette:
     """The web game, storing games at ``db_url`` (any SQLAlchemy URL).
 
@@ -66,18 +71,20 @@ def create_app(
     pages besides our own that may open the WebSocket; ``hosts`` the host names requests may
     name (any other Host header is refused: DNS rebinding); unfinished games untouched for
     ``idle_hours`` are removed (None: kept for ever); a host may hand an away player's seat
-    to a computer player after ``away_seconds``.
+    to a computer player after ``away_seconds``; ``secure_cookies`` marks the session cookie
+    Secure (served over https, directly or behind a proxy).
     """
     store = Store(db_url)
     broker = make_broker(broker_url)
     thinking = Thinking()
     presence = make_presence(broker_url, PROCESS)
     hall = Hall(RoomStore(store), broker, thinking, presence)
+    players = Players(store.engine)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await broker.start()
-        sweeper = asyncio.create_task(_sweep(hall, idle_hours)) if idle_hours else None
+        sweeper = asyncio.create_task(_sweep(hall, players, idle_hours)) if idle_hours else None
         keeper = asyncio.create_task(hall.keep_presence())
         yield
         keeper.cancel()
@@ -88,7 +95,9 @@ def create_app(
         thinking.close()
         store.close()
 
-    app = Starlette(lifespan=lifespan, middleware=[Middleware(SecurityHeaders, hosts)],
+    app = Starlette(lifespan=lifespan, middleware=[
+        Middleware(SecurityHeaders, hosts), Middleware(Sessions, players=players, secure=secure_cookies),
+    ],
                     exception_handlers={StorageError: _store_failed}, routes=[
         Route("/", index),
         Route("/r/{code:id}", index),
@@ -99,11 +108,14 @@ def create_app(
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),
         *coach_routes(),
+        *profile_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.store = store
     app.state.hall = hall
+    app.state.players = players
+    app.state.secure_cookies = secure_cookies
     app.state.metrics = Metrics(lambda: len(hall))
     app.state.limiter = Limiter(limits)
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
@@ -116,14 +128,16 @@ async def _store_failed(_request: Request, error: Exception) -> Response:
     return PlainTextResponse(f"{error}\n", status_code=503)
 
 
-async def _sweep(hall: Hall, idle_hours: float) -> None:
-    """Now and then, remove the unfinished games nobody has touched for ``idle_hours``."""
+async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
+    """Now and then, remove the unfinished games nobody has touched for ``idle_hours``, and the
+    guests made that long ago who never sat at a table (docs/players.md)."""
     seconds = idle_hours * 3600
     while True:
         try:
             removed = await hall.sweep(seconds)
             if removed:
                 log.warning("removed %d abandoned unfinished games", len(removed))
+            await anyio.to_thread.run_sync(players.forget_idle_guests, time.time() - seconds)
         except Exception as error:  # a locked database: try again next time
             log.warning("could not remove abandoned games: %s", error)
         await asyncio.sleep(min(600.0, max(1.0, seconds / 4)))

@@ -16,8 +16,9 @@ from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from stored_games import store_record
 from test_browser_options import set_option
-from test_coach_server import seed_games
+from test_coach_server import player_of_cookie, seed_games
 
+from okgin.server.players.identity import Players
 from okgin.server.store.storage import Store
 
 COACH = {"speed": "instant", "levels": ["normal"], "coach": True}
@@ -95,6 +96,11 @@ def test_the_review_after_a_hand(coached: Page) -> None:
     shot(page, "coach-review")
 
 
+def session_cookie(page: Page) -> str:
+    """The page's session cookie (HttpOnly: read through the browser's cookie jar)."""
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "okgin_session")
+
+
 def csp_errors(page: Page) -> list[str]:
     found: list[str] = []
     page.on("console", lambda m: found.append(m.text) if "Content Security Policy" in m.text else None)
@@ -102,10 +108,11 @@ def csp_errors(page: Page) -> list[str]:
 
 
 def test_the_replay_viewer_stepped_by_keyboard(browser: Browser, server: ServerProcess) -> None:
-    game = seed_games(server.db, 1)[0]
     page = browser.new_page()
     blocked = csp_errors(page)
-    page.goto(server.url + "/history")
+    page.goto(server.url + "/history")  # a guest from this first visit: the game is theirs
+    game = seed_games(server.db, 1, session_cookie(page))[0]
+    page.reload()
     page.click(f'a[href="/games/{game}/replay"]')
     move = page.locator("#replay-move")
     expect(move).to_have_text(re.compile(r"^Hand 1: \w+ deals?; the upcard is the "))
@@ -137,11 +144,13 @@ def test_the_review_page_as_a_player_reads_it(browser: Browser, server: ServerPr
     record = json.loads((Path(__file__).parents[1] / "records" / "coach_feed.json").read_text("utf-8"))
     record["players"] = ["You", "<img src=x id=pwn>"]
     record["rules"] = {"preset": "oklahoma", "target": 25}  # its one hand (0 to 60) ends the game
-    store = Store(f"sqlite:///{server.db}")
-    store_record(store, "feed", record, ["normal"])
-    store.close()
     page = browser.new_page()
     blocked = csp_errors(page)
+    page.goto(server.url + "/history")  # a guest from this first visit: the game is theirs
+    store = Store(f"sqlite:///{server.db}")
+    store_record(store, "feed", record, ["normal"])
+    Players(store.engine).sat_in_game("feed", {0: player_of_cookie(store, session_cookie(page))})
+    store.close()
     page.goto(server.url + "/games/feed/review?hand=1")
     expect(page.locator("p.lead")).to_have_text(re.compile(r"^Of your \d+ decisions this hand, \d were"))
     mistake = page.locator("section.mistake").first  # the costliest
@@ -167,10 +176,11 @@ def test_the_review_page_as_a_player_reads_it(browser: Browser, server: ServerPr
 
 
 def test_the_statistics_page_after_several_games(browser: Browser, server: ServerProcess) -> None:
-    seed_games(server.db, 3)
     page = browser.new_page()
     blocked = csp_errors(page)
     page.goto(server.url + "/stats")
+    seed_games(server.db, 3, session_cookie(page))
+    page.reload()
     expect(page.locator("h1")).to_have_text("Your statistics")
     expect(page.locator("p.lead")).to_contain_text("3 finished games")
     figures = page.locator("figure.chart-box")

@@ -14,7 +14,7 @@ from okgin.advice.review import HandReview, review_hand
 from okgin.errors import OkginError, sentence
 from okgin.record import loads, replay
 from okgin.server.coach.review_page import review_body
-from okgin.server.coach.statistics import PERSON
+from okgin.server.players.access import seat_of
 from okgin.server.store.storage import Store, StoredGame
 from okgin.server.wire.jsonbound import JSONBoundError, check_unicode_in
 from okgin.steps import game_steps
@@ -27,27 +27,33 @@ _PAGE = """<!doctype html>
 <title>{title} · Oklahoma Gin</title>
 <link rel="stylesheet" href="/static/page.css">{styles}<link rel="stylesheet" href="/static/coach.css"></head>
 <body class="page"><main><p><a href="/">← Back to the game</a> · <a href="/history">Finished games</a>
-· <a href="/stats">Your statistics</a></p><h1>{title}</h1>{body}</main>{scripts}</body></html>
+· <a href="/stats">Your statistics</a> · <a href="/profile">Your profile</a></p>
+<h1>{title}</h1>{body}</main>{scripts}</body></html>
 """
 
 
 def page(
-    title: str, body: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()
+    title: str, body: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (), status: int = 200,
 ) -> HTMLResponse:
     tags = "".join(f'<script src="/static/{name}"></script>' for name in scripts)
     links = "".join(f'<link rel="stylesheet" href="/static/{name}">' for name in styles)
     text = _PAGE.format(title=html.escape(title), body=body, scripts=tags, styles=links)
-    return HTMLResponse(text)
+    return HTMLResponse(text, status_code=status)
 
 
 def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _finished(request: Request) -> StoredGame | None:
+async def _finished(request: Request) -> tuple[StoredGame, int] | None:
+    """The finished game in the path and the asker's seat in it; None to anyone not at its table."""
     store: Store = request.app.state.store
-    game = await anyio.to_thread.run_sync(store.load, request.path_params["game"])
-    return game if game is not None and game.finished else None
+    game_id = request.path_params["game"]
+    seat = await seat_of(request, game_id)
+    if seat is None:
+        return None
+    game = await anyio.to_thread.run_sync(store.load, game_id)
+    return (game, seat) if game is not None and game.finished else None
 
 
 # -- the replay viewer ------------------------------------------------------------------------
@@ -72,6 +78,8 @@ _VIEWER = """<p id="replay-intro">{intro}</p>
 
 async def replay_page(request: Request) -> Response:
     game = request.path_params.get("game", "")
+    if game and await _finished(request) is None:
+        return page("Replay", "<p>No finished game of yours with that id.</p>", status=404)
     intro = ("Step through the game move by move, every hand face up." if game
              else "Choose a game record to step through it move by move, every hand face up.")
     body = _VIEWER.format(intro=intro, upload="hidden" if game else "",
@@ -81,10 +89,10 @@ async def replay_page(request: Request) -> Response:
 
 async def replay_data(request: Request) -> Response:
     """Every finished hand of a finished game, move by move (hidden cards: finished only)."""
-    game = await _finished(request)
-    if game is None:
-        return _error("no finished game with that id", 404)
-    return JSONResponse(await anyio.to_thread.run_sync(_steps, game.record))
+    found = await _finished(request)
+    if found is None:
+        return _error("no finished game of yours with that id", 404)
+    return JSONResponse(await anyio.to_thread.run_sync(_steps, found[0].record))
 
 
 async def replay_upload(request: Request) -> Response:
@@ -111,13 +119,14 @@ def _steps(record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def review_page(request: Request) -> Response:
-    """The person's review of one hand of a finished game (``?hand=N``, default 1)."""
-    game = await _finished(request)
-    if game is None:
-        return page("Review", "<p>No finished game with that id.</p>")
+    """The asker's review of one hand of a finished game they played (``?hand=N``, default 1)."""
+    found = await _finished(request)
+    if found is None:
+        return page("Review", "<p>No finished game of yours with that id.</p>", status=404)
+    game, seat = found
     try:
         number = int(request.query_params.get("hand", "1"))
-        review, names, count = await anyio.to_thread.run_sync(_review, game.record, number)
+        review, names, count = await anyio.to_thread.run_sync(_review, game.record, number, seat)
     except (ValueError, OkginError) as error:
         return page("Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>")
     links = " ".join(
@@ -130,11 +139,11 @@ async def review_page(request: Request) -> Response:
     return page(f"Review of hand {number}", body)
 
 
-def _review(record: dict[str, Any], number: int) -> tuple[HandReview, list[str], int]:
+def _review(record: dict[str, Any], number: int, seat: int) -> tuple[HandReview, list[str], int]:
     match, names = replay(record)
     if not 1 <= number <= len(match.hands):
         raise OkginError(f"no hand {number}: the game had {len(match.hands)}")
-    return review_hand(match.hands[number - 1], PERSON, number, names), list(names), len(match.hands)
+    return review_hand(match.hands[number - 1], seat, number, names), list(names), len(match.hands)
 
 
 def history_links(game_id: str) -> str:

@@ -20,7 +20,7 @@ from sqlalchemy.engine import Engine
 from okgin.advice.review import review_hand
 from okgin.record import replay
 from okgin.scoring import Outcome
-from okgin.server.store.schema import hand_results
+from okgin.server.store.schema import game_players, hand_results
 from okgin.server.store.storage import StorageError, storage_errors
 
 log = logging.getLogger("okgin.server")
@@ -84,10 +84,14 @@ def _values(row: HandRow) -> dict[str, Any]:
     return {name: getattr(row, name) for name in HandRow.__slots__}
 
 
-def read(engine: Engine) -> list[HandRow]:
-    """Every row, the oldest game first."""
+def read(engine: Engine, player: str | None = None) -> list[HandRow]:
+    """Every row (or ``player``'s: the games they played at seat 0), the oldest game first."""
     columns = hand_results.c
     query = select(hand_results).order_by(columns.finished, columns.game, columns.hand)
+    if player is not None:
+        theirs = select(game_players.c.game).where(game_players.c.player == player,
+                                                   game_players.c.seat == PERSON)
+        query = query.where(columns.game.in_(theirs))
     with engine.connect() as db:
         return [HandRow(**dict(row._mapping)) for row in db.execute(query)]
 

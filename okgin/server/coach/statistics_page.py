@@ -14,6 +14,7 @@ from okgin.server.coach import statistics
 from okgin.server.coach.charts import bar_chart, line_chart
 from okgin.server.coach.pages import page
 from okgin.server.coach.statistics import HandRow
+from okgin.server.players.sessions import player_of
 from okgin.server.store.storage import Store, storage_errors
 
 OUTCOMES = [str(o) for o in (Outcome.GIN, Outcome.KNOCK, Outcome.UNDERCUT, Outcome.BIG_GIN, Outcome.VOID)]
@@ -21,15 +22,17 @@ OUTCOMES = [str(o) for o in (Outcome.GIN, Outcome.KNOCK, Outcome.UNDERCUT, Outco
 
 async def stats_page(request: Request) -> Response:
     store: Store = request.app.state.store
-    rows = await anyio.to_thread.run_sync(_rows, store)
+    player = player_of(request)
+    rows = await anyio.to_thread.run_sync(_rows, store, player) if player else []
     if not rows:
         return page("Your statistics", "<p>No finished games yet: finish a game to see your results.</p>")
     return page("Your statistics", stats_body(rows))
 
 
-def _rows(store: Store) -> list[HandRow]:
+def _rows(store: Store, player: str) -> list[HandRow]:
+    """The statistics rows of the games ``player`` played against the computer (seat 0)."""
     with storage_errors("could not read the statistics"):
-        return statistics.read(store.engine)
+        return statistics.read(store.engine, player)
 
 
 def _games(rows: Sequence[HandRow]) -> dict[str, list[HandRow]]:

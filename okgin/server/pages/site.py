@@ -19,6 +19,8 @@ from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from okgin.server.coach.pages import history_links
 from okgin.server.pages.howto import how_to_play
+from okgin.server.players.access import seat_of
+from okgin.server.players.sessions import player_of, session_of
 from okgin.server.store.storage import Store
 from okgin.server.wire.jsonbound import JSONBoundError, loads
 from okgin.server.wire.messages import is_id
@@ -36,9 +38,13 @@ _PAGE = """<!doctype html>
 _GAME_SCRIPT = '<script src="/static/game.js"></script>'
 
 
-async def index(_request: Request) -> Response:
-    """The game page (also at /r/<code>, a room's invite link), with the room script."""
+async def index(request: Request) -> Response:
+    """The game page (also at /r/<code>, a room's invite link), with the room script and the
+    player's display name (rooms prefill it)."""
     page = (STATIC / "index.html").read_text(encoding="utf-8")
+    session = session_of(request)
+    name = html.escape(session.name or "") if session is not None else ""
+    page = page.replace("</head>", f'<meta name="okgin-name" content="{name}">\n</head>', 1)
     # room.js hooks into game.js through its events, so it loads first and the page stays the table's.
     page = page.replace(_GAME_SCRIPT, '<link rel="stylesheet" href="/static/room.css">\n'
                         '<script src="/static/room.js"></script>\n' + _GAME_SCRIPT)
@@ -81,8 +87,9 @@ async def howto_page(request: Request) -> Response:
 
 async def history_page(request: Request) -> Response:
     store: Store = request.app.state.store
+    player = player_of(request)
     rows = []
-    for game in await anyio.to_thread.run_sync(store.finished):
+    for game in await anyio.to_thread.run_sync(store.finished, player) if player else []:
         names = game.record.get("players", [])
         when = datetime.datetime.fromtimestamp(game.updated).strftime("%Y-%m-%d %H:%M")
         scores = ", ".join(f"{html.escape(n)} {s}" for n, s in zip(names, game.scores or (), strict=False))
@@ -103,7 +110,10 @@ async def history_page(request: Request) -> Response:
 
 async def record_download(request: Request) -> Response:
     store: Store = request.app.state.store
-    game = await anyio.to_thread.run_sync(store.load, request.path_params["game"])
+    game_id = request.path_params["game"]
+    if await seat_of(request, game_id) is None:  # not one of its players: as if there were none
+        return JSONResponse({"error": "no such game"}, status_code=404)
+    game = await anyio.to_thread.run_sync(store.load, game_id)
     if game is None:
         return JSONResponse({"error": "no such game"}, status_code=404)
     if not game.finished:

@@ -65,3 +65,62 @@ hand_results = Table(
     Column("mistakes", Integer, nullable=True),
     Column("won_game", Boolean, nullable=False),
 )
+
+# -- players (okgin/server/players/): who sat where, and the sessions that say who a browser is --
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created", Float, nullable=False),
+    # The display name chosen once (null until then); personal data, removed with the player.
+    Column("name", String(40), nullable=True),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # SHA-256 of the cookie's session id: a stolen database does not hold a usable cookie.
+    Column("id_hash", String(64), primary_key=True),
+    Column("player", String(40), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("csrf", String(64), nullable=False),
+    # The browser as it named itself (User-Agent, cut short), to list signed-in devices.
+    Column("agent", String(120), nullable=True),
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    # A player who made an account: a username (folded to lower case) and an argon2id hash.
+    Column("player", String(40), primary_key=True),
+    Column("username", String(40), nullable=False, unique=True),
+    Column("hash", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+sign_in_limits = Table(
+    "sign_in_limits",
+    metadata,
+    # SHA-256 of "account:<username>" or "address:<ip>": failed sign-ins and the next allowed one.
+    Column("key", String(64), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("until", Float, nullable=False),
+)
+
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("game", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player", String(40), nullable=False, index=True),
+)
+
+room_players = Table(
+    "room_players",
+    metadata,
+    # Who took each person's seat of a room: copied to game_players when its games begin.
+    Column("room", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player", String(40), nullable=False, index=True),
+)

@@ -17,7 +17,7 @@ from sqlalchemy import select, text
 
 from okgin.server.store import migrate
 from okgin.server.store.db import DEFAULT_URL, StorageError, compact_json, open_engine, storage_errors
-from okgin.server.store.schema import game_log, games
+from okgin.server.store.schema import game_log, game_players, games
 
 __all__ = ["DEFAULT_URL", "LogRow", "StorageError", "Store", "StoredGame", "compact_json", "storage_errors"]
 
@@ -65,9 +65,11 @@ class Store:
             rows = db.execute(_LOG_AFTER, {"game": game_id, "seq": version})
             return [(hand, entry) for hand, entry in rows]
 
-    def finished(self, limit: int = 200) -> list[StoredGame]:
-        """The finished games, the latest first."""
+    def finished(self, player: str | None = None, limit: int = 200) -> list[StoredGame]:
+        """The finished games ``player`` sat in (None: everyone's, for tools), the latest first."""
         finished = games.c.status == "finished"
+        if player is not None:
+            finished &= games.c.id.in_(select(game_players.c.game).where(game_players.c.player == player))
         query = select(games).where(finished).order_by(games.c.updated.desc()).limit(limit)
         with storage_errors("could not read the games"), self.engine.connect() as db:
             rows = db.execute(query).all()

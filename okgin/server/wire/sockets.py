@@ -22,6 +22,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
+from okgin.server.players.identity import Players
+from okgin.server.players.sessions import session_of
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.live import Change, Hall, LiveRoom, Watcher
 from okgin.server.rooms.room import PHRASES, Phase, Room, RoomError
@@ -83,6 +85,10 @@ class Connection:
         self._player = player
         """Counted as a returning player (against its seat, not its address)."""
         self.metrics: Metrics = websocket.app.state.metrics
+        self.players: Players = websocket.app.state.players
+        session = session_of(websocket)
+        self.player_id = None if session is None else session.player
+        self.name = None if session is None else session.name
 
     async def run(self, first: str | None = None) -> None:
         """Serve the page until it goes; ``first``: a message already read (see ``admission``)."""
@@ -202,7 +208,11 @@ class Connection:
         room, token = Room.solo_game(rules, levels)
         room.game = game.id
         room.games.append(game.id)
-        await self._watch(await self.hall.create(room, game), 0, token)
+        live = await self.hall.create(room, game)
+        if self.player_id is not None:
+            await anyio.to_thread.run_sync(self.players.sat_in_game, game.id, {0: self.player_id})
+            await anyio.to_thread.run_sync(self.players.sat_in_room, room.code, 0, self.player_id)
+        await self._watch(live, 0, token)
         return None
 
     async def _on_join(self, message: Message) -> dict[str, Any] | None:
@@ -212,7 +222,7 @@ class Connection:
         live = await self.hall.by_game(game) if is_id(game) else None
         if live is None:
             raise WireError("no such game: start a new game", Code.NO_GAME)
-        seat = self._seat_of(live, message)
+        seat = await self._seat_of(live, message)
         await self._watch(live, seat, None, only_game=game if seat is None else None)
         return None
 
@@ -220,9 +230,11 @@ class Connection:
         rules = Rules.from_json(message.data.get("rules", "oklahoma"))
         players = int_field(message, "players", rules.players)
         timer = message.data.get("timer")
-        room, token = Room.create(rules, players, message.data.get("name", ""), timer,
-                                  self.settings.away_grace)
-        await self._watch(await self.hall.create(room, None), 0, token)
+        name = self._name(message)
+        room, token = Room.create(rules, players, name, timer, self.settings.away_grace)
+        live = await self.hall.create(room, None)
+        await self._took(room.code, 0, name)
+        await self._watch(live, 0, token)
         return None
 
     async def _on_enter(self, message: Message) -> dict[str, Any] | None:
@@ -230,16 +242,20 @@ class Connection:
         live = await self.hall.get(code) if is_id(code) else None
         if live is None:
             raise WireError("no such room: check the link", Code.NO_ROOM)
-        await self._watch(live, self._seat_of(live, message), None)
+        await self._watch(live, await self._seat_of(live, message), None)
         return None
 
-    def _seat_of(self, live: LiveRoom, message: Message) -> int | None:
-        """The seat whose token ``message`` holds (None: none given); a player coming back is
+    async def _seat_of(self, live: LiveRoom, message: Message) -> int | None:
+        """The seat whose token ``message`` holds; without one, the seat this page's player took
+        (from any device they are signed in on), else None (watching). A player coming back is
         counted against its seat's connection budget, not its address's (see ``limits``)."""
         token = message.data.get("token")
         if token is None:
-            return None
-        seat = live.room.seat_for(token if isinstance(token, str) else None)
+            seat = await self._players_seat(live)
+            if seat is None:
+                return None
+        else:
+            seat = live.room.seat_for(token if isinstance(token, str) else None)
         if seat is None:
             raise WireError("that seat token is not valid here: open the link again to watch",
                             Code.BAD_TOKEN)
@@ -254,8 +270,9 @@ class Connection:
         live = self._room()
         if self.watcher.seat is not None:
             raise RoomError("you already have a seat")
-        seat, name = int_field(message, "seat"), message.data.get("name", "")
+        seat, name = int_field(message, "seat"), self._name(message)
         change = await live.commit(lambda: _sat(live.room, seat, name))
+        await self._took(live.room.code, seat, name)
         await self._watch(live, seat, change.token)  # the token saved, if the change was re-run
         return None
 
@@ -273,11 +290,13 @@ class Connection:
     async def _on_start(self, message: Message) -> dict[str, Any] | None:
         live, seed, by = self._room(), self._seed(message), self.watcher.seat
         await live.commit(lambda: _begin(live, by, seed, rematch=False))
+        await self._game_began(live)
         return None
 
     async def _on_rematch(self, message: Message) -> dict[str, Any] | None:
         live, seed, by = self._room(), self._seed(message), self.watcher.seat
         await live.commit(lambda: _begin(live, by, seed, rematch=True))
+        await self._game_began(live)
         return None
 
     async def _on_leave(self, message: Message) -> dict[str, Any] | None:
@@ -309,6 +328,39 @@ class Connection:
     async def _on_hint(self, message: Message) -> dict[str, Any] | None:
         """hint, advice and review: the coach's answers for this connection's own seat."""
         return await self._room().coach(self._seat(), message)
+
+    _on_advice = _on_review = _on_hint
+
+    # -- the player behind the page --------------------------------------------------------
+
+    def _name(self, message: Message) -> Any:
+        """The name typed at the table, or else the player's display name (``Room`` checks it)."""
+        name = message.data.get("name")
+        return name if isinstance(name, str) and name.strip() else (self.name or name or "")
+
+    async def _players_seat(self, live: LiveRoom) -> int | None:
+        room = live.room
+        seat = await anyio.to_thread.run_sync(self.players.seat_in_room, self.player_id, room.code)
+        if seat is None and room.game is not None:  # a game against the computer, by its id
+            seat = await anyio.to_thread.run_sync(self.players.seat_in, self.player_id, room.game)
+        if seat is None or not 0 <= seat < len(room.seats) or room.seats[seat].kind != "person":
+            return None  # handed to a computer player or cleared since: watch
+        return seat
+
+    async def _took(self, room: str, seat: int, name: object) -> None:
+        """This page's player took ``seat``: their room seat, and their name if they had none."""
+        if self.player_id is None:
+            return
+        await anyio.to_thread.run_sync(self.players.sat_in_room, room, seat, self.player_id)
+        if self.name is None and isinstance(name, str):
+            await anyio.to_thread.run_sync(self.players.name_once, self.player_id, name)
+
+    async def _game_began(self, live: LiveRoom) -> None:
+        """A room's game began: its people's seats are theirs in the store."""
+        room = live.room
+        if room.game is not None:
+            people = [i for i, seat in enumerate(room.seats) if seat.kind == "person"]
+            await anyio.to_thread.run_sync(self.players.room_game_began, room.code, room.game, people)
 
     # -- helpers --------------------------------------------------------------------------
 

@@ -9,6 +9,9 @@
   const tokenKey = (room) => `okgin.room.${room}`;
   const LEVELS = ["easy", "normal", "hard"];
   let send = null, room = null, you = null, ticking = null;
+  // The player's display name (docs/players.md), the same on every device; else this browser's last.
+  const playerName = () => document.querySelector('meta[name="okgin-name"]')?.content ||
+    localStorage.getItem("okgin.name") || "";
   // A refusal stands beside the control it answers (keyed, so a redraw keeps it) until that
   // control is used again; `pending` maps a request's id to its control's key.
   const errors = new Map(), pending = new Map();
@@ -61,7 +64,7 @@
       request({ type: "create", name: name.value, players: Number(seats.value), rules,
                 timer: timer.value ? Number(timer.value) : null });
     } });
-    name.value = localStorage.getItem("okgin.name") || "";
+    name.value = playerName();
     dialog.append(el("h2", { id: "friends-title", text: "Play with friends" }),
       el("p", { text: "You get a link to send; friends open it, type their name and sit down. " +
                       "Empty seats can be filled with computer players." }),
@@ -95,7 +98,7 @@
       const key = `sit-${index}`;
       const name = el("input", { class: "seat-name", "aria-label": "Your name", placeholder: "Your name",
                                   maxlength: "20", "data-key": `name-${index}` });
-      name.value = localStorage.getItem("okgin.name") || "";
+      name.value = playerName();
       const sitDown = el("button", { type: "button", class: "sit", text: "Take this seat", "data-key": key, on: () => {
         localStorage.setItem("okgin.name", name.value.trim());
         request({ type: "sit", seat: index, name: name.value }, key);

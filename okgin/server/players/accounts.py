@@ -1,0 +1,245 @@
+"""Accounts: a guest keeps their player on other devices with a username and a password.
+
+Making an account, signing in, changing the password, signing out (this device or the others)
+and deleting the account with all its personal data. Sign-in is limited per address (refused
+for a growing time after repeated failures) and slowed per account (a growing delay before
+each answer, which the rightful owner also waits out, but is never locked out by). Every
+refusal about a username says the same, whether it exists or not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from okgin.server.players import passwords
+from okgin.server.players.identity import Players, Session
+from okgin.server.store.db import storage_errors
+from okgin.server.store.schema import (
+    accounts,
+    game_players,
+    games,
+    players,
+    room_players,
+    rooms,
+    sessions,
+    sign_in_limits,
+)
+
+FORMER = "a former player"
+"""The name a deleted account's seats show in the games that stay for the others."""
+WRONG = "wrong username or password"
+ADDRESS_FREE = 5
+"""Failed sign-ins from one address before it waits: then 1, 2, 4 … minutes (at most an hour)."""
+ACCOUNT_FREE = 3
+"""Failed sign-ins on one account before each answer about it is slowed: 0.25, 0.5 … 4 s."""
+
+
+class AccountError(ValueError):
+    """An account request refused: the message is for the person (never says who exists), the
+    status for the page that says it (400 a bad choice, 403 a wrong password, 429 wait)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class TooMany(AccountError):
+    """Sign-in refused for now from this address: ``wait`` seconds."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(f"too many failed sign-ins from your address: try again in {max(1, round(wait))} s",
+                         429)
+        self.wait = wait
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """A signed-in browser, as the profile lists it."""
+
+    created: float
+    agent: str
+    current: bool
+
+
+def clean_username(text: object) -> str:
+    """A username: 3 to 30 letters, digits, '.', '-' or '_', folded to lower case."""
+    if not isinstance(text, str):
+        raise AccountError("type a username")
+    name = text.strip().lower()
+    if not 3 <= len(name) <= 30 or not all(c.isalnum() or c in "._-" for c in name) or not name.isascii():
+        raise AccountError("a username is 3 to 30 letters, digits, '.', '-' or '_'")
+    return name
+
+
+class Accounts:
+    """Accounts over the players' store (see the module's docstring)."""
+
+    def __init__(self, players: Players) -> None:
+        self.players = players
+        self.engine: Engine = players.engine
+
+    def create(self, session: Session, username: object, password: str, agent: str) -> tuple[Session, str]:
+        """The guest of ``session`` becomes an account; returns its new session and cookie id."""
+        name = clean_username(username)
+        try:
+            passwords.check_new(password, name)
+        except passwords.PasswordError as error:
+            raise AccountError(str(error)) from None
+        stored = passwords.hashed(password)
+        taken = AccountError("that username is taken: choose another")
+        with storage_errors("could not make the account"), self.engine.begin() as db:
+            if db.execute(select(accounts.c.player).where(accounts.c.player == session.player)).first():
+                raise AccountError("you already have an account: sign out to make another")
+            if db.execute(select(accounts.c.player).where(accounts.c.username == name)).first():
+                raise taken
+            try:
+                with db.begin_nested():  # two at once: the unique index refuses the second
+                    db.execute(insert(accounts).values(player=session.player, username=name, hash=stored,
+                                                       created=time.time()))
+            except IntegrityError:
+                raise taken from None
+        return self.players.new_session(session.player, agent, replacing=session)
+
+    def check_address(self, address: str) -> None:
+        """Raise TooMany while ``address`` must wait after its failed sign-ins."""
+        wait = self._waiting(_key("address", address), time.time())
+        if wait > 0:
+            raise TooMany(wait)
+
+    def delay(self, username: object) -> float:
+        """Seconds to wait before answering a sign-in to ``username`` (its recent failures)."""
+        with storage_errors("could not sign in"), self.engine.connect() as db:
+            return _slowdown(db, _key("account", _folded(username)))
+
+    def sign_in(self, session: Session | None, username: object, password: str, address: str,
+                agent: str) -> tuple[Session, str]:
+        """A new session for the account, replacing ``session``, and its cookie id.
+        Raises TooMany for an address over its limit, AccountError(WRONG) for anything wrong."""
+        now = time.time()
+        address_key = _key("address", address)
+        wait = self._waiting(address_key, now)
+        if wait > 0:
+            raise TooMany(wait)
+        name = _folded(username)
+        account_key = _key("account", name)
+        with storage_errors("could not sign in"), self.engine.connect() as db:
+            row = db.execute(select(accounts.c.player, accounts.c.hash)
+                             .where(accounts.c.username == name)).first()
+        if not passwords.verify(row.hash if row else None, password[:passwords.MAX_LENGTH]) or row is None:
+            self._failed(address_key, ADDRESS_FREE, now, lockout=True)
+            self._failed(account_key, ACCOUNT_FREE, now, lockout=False)
+            raise AccountError(WRONG, 403)
+        self._clear(account_key)
+        return self.players.new_session(row.player, agent, replacing=session)
+
+    def change_password(self, session: Session, current: str, new: str) -> None:
+        with storage_errors("could not read the account"), self.engine.connect() as db:
+            row = db.execute(select(accounts.c.username, accounts.c.hash)
+                             .where(accounts.c.player == session.player)).first()
+        if row is None:
+            raise AccountError("make an account first")
+        if not passwords.verify(row.hash, current[:passwords.MAX_LENGTH]):
+            raise AccountError("your current password is not that", 403)
+        try:
+            passwords.check_new(new, row.username)
+        except passwords.PasswordError as error:
+            raise AccountError(str(error)) from None
+        with storage_errors("could not save the password"), self.engine.begin() as db:
+            db.execute(update(accounts).where(accounts.c.player == session.player)
+                       .values(hash=passwords.hashed(new)))
+
+    def username(self, player: str) -> str | None:
+        with storage_errors("could not read the account"), self.engine.connect() as db:
+            return db.execute(select(accounts.c.username).where(accounts.c.player == player)).scalar()
+
+    def devices(self, session: Session) -> list[Device]:
+        query = (select(sessions.c.id_hash, sessions.c.created, sessions.c.agent)
+                 .where(sessions.c.player == session.player).order_by(sessions.c.created))
+        with storage_errors("could not read your devices"), self.engine.connect() as db:
+            return [Device(created, agent or "a browser", id_hash == session.id_hash)
+                    for id_hash, created, agent in db.execute(query)]
+
+    def sign_out(self, session: Session, others: bool) -> int:
+        """End this session, or (``others``) every other one of its player; returns how many."""
+        query = delete(sessions).where(sessions.c.player == session.player)
+        query = query.where(sessions.c.id_hash != session.id_hash if others
+                            else sessions.c.id_hash == session.id_hash)
+        with storage_errors("could not sign out"), self.engine.begin() as db:
+            return int(db.execute(query).rowcount)
+
+    def delete(self, session: Session, password: str) -> None:
+        """Remove the account and all its personal data; its seats in games stay as FORMER."""
+        with storage_errors("could not read the account"), self.engine.connect() as db:
+            row = db.execute(select(accounts.c.username, accounts.c.hash)
+                             .where(accounts.c.player == session.player)).first()
+        if row is None or not passwords.verify(row.hash, password[:passwords.MAX_LENGTH]):
+            raise AccountError("your password is not that: the account is kept", 403)
+        with storage_errors("could not delete the account"), self.engine.begin() as db:
+            _forget(db, session.player)
+            db.execute(delete(sign_in_limits).where(sign_in_limits.c.key == _key("account", row.username)))
+
+    # -- limits ---------------------------------------------------------------------------------
+
+    def _waiting(self, key: str, now: float) -> float:
+        with storage_errors("could not sign in"), self.engine.connect() as db:
+            until = db.execute(select(sign_in_limits.c.until).where(sign_in_limits.c.key == key)).scalar()
+        return 0.0 if until is None else max(0.0, float(until) - now)
+
+    def _failed(self, key: str, free: int, now: float, lockout: bool) -> None:
+        with storage_errors("could not sign in"), self.engine.begin() as db:
+            failures = db.execute(select(sign_in_limits.c.failures)
+                                  .where(sign_in_limits.c.key == key)).scalar() or 0
+            failures += 1
+            wait = min(3600.0, 60.0 * 2.0 ** (failures - free)) if lockout and failures >= free else 0.0
+            db.execute(delete(sign_in_limits).where(sign_in_limits.c.key == key))
+            db.execute(insert(sign_in_limits).values(key=key, failures=failures, until=now + wait))
+
+    def _clear(self, key: str) -> None:
+        with storage_errors("could not sign in"), self.engine.begin() as db:
+            db.execute(delete(sign_in_limits).where(sign_in_limits.c.key == key))
+
+
+def _slowdown(db: Connection, key: str) -> float:
+    failures = db.execute(select(sign_in_limits.c.failures).where(sign_in_limits.c.key == key)).scalar() or 0
+    return 0.0 if failures < ACCOUNT_FREE else min(4.0, 0.25 * 2.0 ** (failures - ACCOUNT_FREE))
+
+
+def _forget(db: Connection, player: str) -> None:
+    """Every row about ``player`` goes; the games they sat in name them FORMER."""
+    seats = db.execute(select(game_players.c.game, game_players.c.seat)
+                       .where(game_players.c.player == player)).all()
+    for game, seat in seats:
+        head = db.execute(select(games.c.head).where(games.c.id == game)).scalar()
+        if head is not None:
+            data = json.loads(head)
+            if seat < len(data.get("players", [])):
+                data["players"][seat] = FORMER
+                db.execute(update(games).where(games.c.id == game).values(head=json.dumps(data)))
+    for room, seat in db.execute(select(room_players.c.room, room_players.c.seat)
+                                 .where(room_players.c.player == player)).all():
+        text = db.execute(select(rooms.c.data).where(rooms.c.code == room)).scalar()
+        if text is not None:
+            data = json.loads(text)
+            if seat < len(data.get("seats", [])) and data["seats"][seat].get("kind") == "person":
+                data["seats"][seat]["name"] = FORMER
+                db.execute(update(rooms).where(rooms.c.code == room).values(data=json.dumps(data)))
+    for table in (game_players, room_players, sessions):
+        db.execute(delete(table).where(table.c.player == player))
+    db.execute(delete(accounts).where(accounts.c.player == player))
+    db.execute(delete(players).where(players.c.id == player))
+
+
+def _folded(username: object) -> str:
+    return username.strip().lower()[:40] if isinstance(username, str) else ""
+
+
+def _key(kind: str, value: str) -> str:
+    return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
+

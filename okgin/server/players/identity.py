@@ -1,0 +1,162 @@
+"""Players and their sessions in the store: guests, display names, and the seats they took.
+
+A browser's session id lives only in its cookie; the store keeps its SHA-256, so the rows
+alone cannot be used as a cookie. Every game a player sits in is recorded against the
+player (``game_players``); that, and nothing else, opens its record, review and replay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import delete, exists, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+
+from okgin.server.rooms.room import RoomError, clean_name
+from okgin.server.store.db import storage_errors
+from okgin.server.store.schema import accounts, game_players, players, room_players, sessions
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """Who a request comes from: the player, their display name, and the session's CSRF token."""
+
+    player: str
+    name: str | None
+    csrf: str
+    id_hash: str
+
+
+class Players:
+    """The players, their sessions and their seats, in the game store's database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def new_guest(self, agent: str = "") -> tuple[Session, str]:
+        """A new guest player with a new session; returns it and the cookie's session id."""
+        player = secrets.token_urlsafe(16)
+        with storage_errors("could not make a new player"), self.engine.begin() as db:
+            db.execute(insert(players).values(id=player, created=time.time(), name=None))
+            return _open_session(db, player, None, agent)
+
+    def new_session(self, player: str, agent: str, replacing: Session | None) -> tuple[Session, str]:
+        """A new session (and cookie id) for ``player``, ending ``replacing``: a sign-in never
+        keeps the session id the browser had before (no session fixation)."""
+        with storage_errors("could not sign in"), self.engine.begin() as db:
+            if replacing is not None:
+                db.execute(delete(sessions).where(sessions.c.id_hash == replacing.id_hash))
+            name = db.execute(select(players.c.name).where(players.c.id == player)).scalar()
+            return _open_session(db, player, name, agent)
+
+    def session(self, session_id: str) -> Session | None:
+        """The session whose cookie holds ``session_id``, or None (unknown or signed out)."""
+        if not 20 <= len(session_id) <= 100:
+            return None
+        hashed = _hashed(session_id)
+        query = (select(sessions.c.player, sessions.c.csrf, players.c.name)
+                 .join(players, players.c.id == sessions.c.player)
+                 .where(sessions.c.id_hash == hashed))
+        with storage_errors("could not read the session"), self.engine.connect() as db:
+            row = db.execute(query).first()
+        return None if row is None else Session(row.player, row.name, row.csrf, hashed)
+
+    def set_name(self, player: str, name: object) -> str:
+        """Give ``player`` the display name ``name`` (spaces folded); returns it. Raises RoomError."""
+        name = clean_name(name)
+        with storage_errors("could not save the name"), self.engine.begin() as db:
+            db.execute(update(players).where(players.c.id == player).values(name=name))
+        return name
+
+    def name_once(self, player: str, name: str) -> None:
+        """The name a player first typed at a table becomes their display name, if they had none."""
+        try:
+            name = clean_name(name)
+        except RoomError:
+            return
+        with storage_errors("could not save the name"), self.engine.begin() as db:
+            db.execute(update(players).where(players.c.id == player, players.c.name.is_(None))
+                       .values(name=name))
+
+    def forget_idle_guests(self, older_than: float) -> int:
+        """Delete guests made before ``older_than`` (Unix time) who never sat at a table and have
+        no account: a page opened once, or by a program, leaves no row for ever. Returns how many."""
+        idle = (players.c.created < older_than) & ~exists().where(game_players.c.player == players.c.id) \
+            & ~exists().where(room_players.c.player == players.c.id) \
+            & ~exists().where(accounts.c.player == players.c.id)
+        with storage_errors("could not forget idle guests"), self.engine.begin() as db:
+            gone = [player for (player,) in db.execute(select(players.c.id).where(idle).limit(1000))]
+            if gone:
+                db.execute(delete(sessions).where(sessions.c.player.in_(gone)))
+                db.execute(delete(players).where(players.c.id.in_(gone)))
+        return len(gone)
+
+    # -- seats --------------------------------------------------------------------------------
+
+    def sat_in_game(self, game: str, seats: Mapping[int, str]) -> None:
+        """Record that each ``seats[seat]`` player sits at ``seat`` of ``game``."""
+        with storage_errors("could not record the game's players"), self.engine.begin() as db:
+            _put_seats(db, game, seats)
+
+    def sat_in_room(self, room: str, seat: int, player: str) -> None:
+        """Record that ``player`` took ``seat`` of ``room`` (its later games are theirs too)."""
+        with storage_errors("could not record the seat"), self.engine.begin() as db:
+            db.execute(delete(room_players).where(room_players.c.room == room, room_players.c.seat == seat))
+            db.execute(insert(room_players).values(room=room, seat=seat, player=player))
+
+    def room_game_began(self, room: str, game: str, person_seats: list[int]) -> None:
+        """A room's new game: its people's seats are recorded against the players who took them."""
+        query = select(room_players.c.seat, room_players.c.player).where(room_players.c.room == room)
+        with storage_errors("could not record the game's players"), self.engine.begin() as db:
+            taken = {seat: player for seat, player in db.execute(query)}
+            _put_seats(db, game, {seat: taken[seat] for seat in person_seats if seat in taken})
+
+    def games_of(self, player: str) -> dict[str, int]:
+        """The games ``player`` sat in, each with their seat."""
+        query = select(game_players.c.game, game_players.c.seat).where(game_players.c.player == player)
+        with storage_errors("could not read your games"), self.engine.connect() as db:
+            return {game: seat for game, seat in db.execute(query)}
+
+    def seat_in_room(self, player: str | None, room: str) -> int | None:
+        """The seat ``player`` took in ``room`` (and still holds, unless another took it since)."""
+        if player is None:
+            return None
+        query = select(room_players.c.seat).where(room_players.c.room == room,
+                                                  room_players.c.player == player)
+        with storage_errors("could not read the room's players"), self.engine.connect() as db:
+            seat = db.execute(query).scalar()
+        return None if seat is None else int(seat)
+
+    def seat_in(self, player: str | None, game: str) -> int | None:
+        """``player``'s seat in ``game``, or None when they did not sit in it."""
+        if player is None:
+            return None
+        query = select(game_players.c.seat).where(game_players.c.game == game,
+                                                  game_players.c.player == player)
+        with storage_errors("could not read the game's players"), self.engine.connect() as db:
+            seat = db.execute(query).scalar()
+        return None if seat is None else int(seat)
+
+
+def _open_session(db: Connection, player: str, name: str | None, agent: str) -> tuple[Session, str]:
+    session_id, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    hashed = _hashed(session_id)
+    db.execute(insert(sessions).values(id_hash=hashed, player=player, created=time.time(), csrf=csrf,
+                                       agent=agent[:120] or None))
+    return Session(player, name, csrf, hashed), session_id
+
+
+def _put_seats(db: Connection, game: str, seats: Mapping[int, str]) -> None:
+    if not seats:  # a room of programs without cookies: nobody's game
+        return
+    db.execute(delete(game_players).where(game_players.c.game == game,
+                                          game_players.c.seat.in_(list(seats))))
+    db.execute(insert(game_players), [{"game": game, "seat": s, "player": p} for s, p in seats.items()])
+
+
+def _hashed(session_id: str) -> str:
+    return hashlib.sha256(session_id.encode()).hexdigest()

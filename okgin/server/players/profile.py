@@ -1,0 +1,117 @@
+"""The profile page: your name, your account (or how to make one), your signed-in devices."""
+
+from __future__ import annotations
+
+import datetime
+import html
+
+import anyio.to_thread
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from okgin.server.coach.pages import page
+from okgin.server.players.account_pages import account_routes
+from okgin.server.players.accounts import Accounts
+from okgin.server.players.forms import FormRefused, read_form
+from okgin.server.players.identity import Players, Session
+from okgin.server.players.sessions import session_of
+from okgin.server.rooms.room import RoomError
+
+
+def profile_routes() -> list[BaseRoute]:
+    return [
+        Route("/profile", profile_page),
+        Route("/profile/name", change_name, methods=["POST"]),
+        *account_routes(_profile),
+    ]
+
+
+async def profile_page(request: Request) -> Response:
+    session = session_of(request)
+    if session is None:  # only a program without cookies gets here: pages make a guest first
+        return page("Your profile", "<p>Open the game first: you are a player from your first visit.</p>",
+                    status=404)
+    return await _profile(request, session, "", 200)
+
+
+def _form(action: str, csrf: str, fields: str, button: str) -> str:
+    return (f'<form method="post" action="{action}"><input type="hidden" name="csrf" value="{csrf}">'
+            f"{fields} <button type=submit>{button}</button></form>")
+
+
+def _password(name: str, label: str, new: bool) -> str:
+    complete = "new-password" if new else "current-password"
+    return (f'<label>{label} <input type="password" name="{name}" autocomplete="{complete}" '
+            f'{"minlength=10 " if new else ""}required></label>')
+
+
+async def _profile(request: Request, session: Session, message: str, status: int) -> Response:
+    players: Players = request.app.state.players
+    accounts = Accounts(players)
+    games = await anyio.to_thread.run_sync(players.games_of, session.player)
+    username = await anyio.to_thread.run_sync(accounts.username, session.player)
+    name, csrf = html.escape(session.name or ""), html.escape(session.csrf)
+    said = f"<p class=error role=alert>{html.escape(message)}</p>" if message else ""
+    who = f"signed in as <b>{html.escape(username)}</b>" if username else "a guest player on this browser"
+    body = (
+        f"<p class=lead>{'You are ' + name if name else 'You have not chosen a name yet'}: "
+        f"{who}, with {len(games)} game{'s' if len(games) != 1 else ''}.</p>{said}"
+        + _form("/profile/name", csrf, f'<label>Your name <input name="name" value="{name}" maxlength="20" '
+                'autocomplete="nickname" required></label>', "Save the name")
+        + "<p>Your name is shown at the tables you sit at, and fills in your name when you make or join"
+        " a room.</p>"
+    )
+    if username:
+        body += await _signed_in(accounts, session, csrf)
+    else:
+        body += _guest(csrf)
+    return page("Your profile", body, status=status)
+
+
+def _guest(csrf: str) -> str:
+    user = ('<label>Username <input name="username" autocomplete="username" minlength=3 maxlength=30 '
+            "required></label>")
+    return (
+        "<h2>Keep your games on other devices</h2><p>Make an account: this browser's games and name "
+        "become the account's, and you sign in with it anywhere.</p>"
+        + _form("/account/create", csrf,
+                user + " " + _password("password", "Password (10 or more characters)", True),
+                "Make an account")
+        + "<h2>Sign in</h2><p>Signing in on this browser leaves its guest games behind.</p>"
+        + _form("/account/sign-in", csrf, user + " " + _password("password", "Password", False), "Sign in")
+    )
+
+
+async def _signed_in(accounts: Accounts, session: Session, csrf: str) -> str:
+    devices = await anyio.to_thread.run_sync(accounts.devices, session)
+    rows = "".join(
+        f"<li>{html.escape(d.agent)}, since "
+        f"{datetime.datetime.fromtimestamp(d.created, datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}"
+        f"{' (this one)' if d.current else ''}</li>" for d in devices)
+    return (
+        f"<h2>Signed-in devices</h2><ul class=devices>{rows}</ul>"
+        + _form("/account/sign-out-others", csrf, "", "Sign out all other devices")
+        + _form("/account/sign-out", csrf, "", "Sign out")
+        + "<h2>Change your password</h2>"
+        + _form("/account/password", csrf, _password("current", "Current password", False) + " "
+                + _password("password", "New password", True), "Change the password")
+        + "<h2>Delete your account</h2><p>Your name, account, sessions and the list of your games go; "
+        "the games stay for the others, your seat named “a former player”.</p>"
+        + _form("/account/delete", csrf, _password("password", "Your password", False), "Delete my account")
+    )
+
+
+async def change_name(request: Request) -> Response:
+    """POST /profile/name: a new display name, from the profile page's own form."""
+    try:
+        session, fields = await read_form(request)
+    except FormRefused as refused:
+        return page("Your profile", f"<p class=error role=alert>{html.escape(str(refused))}</p>",
+                    status=refused.status)
+    players: Players = request.app.state.players
+    try:
+        await anyio.to_thread.run_sync(players.set_name, session.player, fields.get("name"))
+    except RoomError as error:
+        return await _profile(request, session, str(error), 400)
+    return RedirectResponse("/profile", status_code=303)

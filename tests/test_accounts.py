@@ -1,0 +1,230 @@
+"""Accounts, tried as an attacker would: session fixation, a stolen cookie, brute force, user
+enumeration, the stored hash, passwords in logs, and deletion down to the last row."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+from scripted_client import run
+from starlette.applications import Starlette
+from stored_games import store_record
+from test_coach_server import finished_record
+
+from okgin.server import create_app
+from okgin.server.players.accounts import FORMER, WRONG
+from okgin.server.players.identity import Players
+from okgin.server.store.storage import Store
+
+BASE = "http://127.0.0.1"
+PASSWORD = "correct horse battery"
+
+
+@dataclass
+class Browser:
+    """One browser: its cookie jar, the address it comes from, what it last got."""
+
+    app: Starlette
+    address: str = "127.0.0.1"
+    cookies: dict[str, str] = field(default_factory=dict)
+
+    def go(self, method: str, path: str, form: dict[str, str] | None = None,
+           origin: str | None = BASE) -> httpx.Response:
+        async def send() -> httpx.Response:
+            transport = httpx.ASGITransport(app=self.app, client=(self.address, 5000))
+            async with httpx.AsyncClient(transport=transport, base_url=BASE) as web:
+                for name, value in self.cookies.items():
+                    web.cookies.set(name, value)
+                headers = {"origin": origin} if origin else {}
+                answer = await web.request(method, path, data=form, headers=headers)
+                for name, value in answer.cookies.items():
+                    self.cookies[name] = value
+                if 'okgin_session=""' in answer.headers.get("set-cookie", "") or "Max-Age=0" in \
+                        answer.headers.get("set-cookie", ""):
+                    self.cookies.pop("okgin_session", None)
+                return answer
+        return run(send())
+
+    def post(self, path: str, **form: str) -> httpx.Response:
+        csrf = re.search(r'name="csrf" value="([^"]+)"', self.go("GET", "/profile").text)
+        assert csrf
+        return self.go("POST", path, {"csrf": csrf.group(1), **form})
+
+    @property
+    def cookie(self) -> str:
+        return self.cookies["okgin_session"]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+def app(db: Path) -> Starlette:
+    return create_app(f"sqlite:///{db}")
+
+
+def _player(db: Path, cookie: str) -> str:
+    store = Store(f"sqlite:///{db}")
+    session = Players(store.engine).session(cookie)
+    store.close()
+    assert session is not None
+    return session.player
+
+
+def _game_of(db: Path, *cookies: str) -> str:
+    """A finished game in the store, its seats taken by the players of ``cookies``."""
+    store = Store(f"sqlite:///{db}")
+    store_record(store, "g1", finished_record(1), ["simple"])
+    store.close()
+    seats = {seat: _player(db, cookie) for seat, cookie in enumerate(cookies)}
+    store = Store(f"sqlite:///{db}")
+    Players(store.engine).sat_in_game("g1", seats)
+    store.close()
+    return "g1"
+
+
+def _signed_up(app: Starlette, username: str = "ann") -> Browser:
+    ann = Browser(app)
+    ann.go("GET", "/")
+    assert ann.post("/account/create", username=username, password=PASSWORD).status_code == 303
+    return ann
+
+
+def test_an_account_keeps_the_same_player_and_history_on_another_device(app: Starlette, db: Path) -> None:
+    ann = Browser(app)
+    ann.go("GET", "/")
+    game = _game_of(db, ann.cookie)
+    guest_cookie = ann.cookie
+    assert ann.post("/account/create", username="Ann", password=PASSWORD).status_code == 303
+    assert ann.cookie != guest_cookie  # a new session id when the guest becomes an account
+    assert "signed in as <b>ann</b>" in ann.go("GET", "/profile").text
+    phone = Browser(app, address="10.0.0.9")
+    phone.go("GET", "/")
+    assert game not in phone.go("GET", "/history").text
+    before = phone.cookie
+    assert phone.post("/account/sign-in", username="ANN ", password=PASSWORD).status_code == 303
+    assert phone.cookie != before  # session fixation: the id the browser had is not signed in
+    assert f"/games/{game}/replay" in phone.go("GET", "/history").text
+    assert phone.go("GET", f"/games/{game}/record").status_code == 200
+    fixed = Browser(app, cookies={"okgin_session": before})
+    assert "signed in" not in fixed.go("GET", "/profile").text  # the old id is nobody now
+
+
+def test_sign_out_other_devices_revokes_a_stolen_cookie(app: Starlette, db: Path) -> None:
+    ann = _signed_up(app)
+    _game_of(db, ann.cookie)
+    thief = Browser(app, address="10.6.6.6", cookies={"okgin_session": ann.cookie})
+    laptop = Browser(app, address="10.0.0.2")
+    laptop.go("GET", "/")
+    laptop.post("/account/sign-in", username="ann", password=PASSWORD)
+    thief.cookies = {"okgin_session": laptop.cookie}  # stolen from the laptop
+    assert "/games/g1/replay" in thief.go("GET", "/history").text
+    profile = ann.go("GET", "/profile").text
+    assert profile.count("<li>") == 2 and "(this one)" in profile
+    assert ann.post("/account/sign-out-others").status_code == 303
+    assert "/games/g1/replay" not in thief.go("GET", "/history").text
+    assert thief.go("GET", "/games/g1/record").status_code == 404
+    assert "/games/g1/replay" in ann.go("GET", "/history").text  # this device stays signed in
+    assert ann.post("/account/sign-out").status_code == 303
+    assert "/games/g1/replay" not in ann.go("GET", "/history").text
+
+
+def test_brute_force_is_delayed_and_limited_and_the_owner_still_gets_in(app: Starlette) -> None:
+    _signed_up(app)
+    attacker = Browser(app, address="10.6.6.6")
+    attacker.go("GET", "/")
+    answers = [attacker.post("/account/sign-in", username="ann", password=f"guess-{i:04d}-xyz")
+               for i in range(100)]
+    statuses = [a.status_code for a in answers]
+    assert statuses[:5] == [403] * 5 and set(statuses[5:]) == {429}
+    assert "too many failed sign-ins from your address: try again in" in answers[-1].text
+    assert attacker.post("/account/sign-in", username="ann", password=PASSWORD).status_code == 429
+    owner = Browser(app, address="10.0.0.7")
+    owner.go("GET", "/")
+    assert owner.post("/account/sign-in", username="ann", password=PASSWORD).status_code == 303
+    assert "signed in as <b>ann</b>" in owner.go("GET", "/profile").text
+
+
+def test_an_unknown_username_gets_the_same_answer_as_a_wrong_password(app: Starlette) -> None:
+    _signed_up(app)
+    someone = Browser(app, address="10.0.0.3")
+    someone.go("GET", "/")
+    wrong = someone.post("/account/sign-in", username="ann", password="not the password")
+    unknown = someone.post("/account/sign-in", username="nobody-here", password="not the password")
+    assert wrong.status_code == unknown.status_code == 403
+    strip = re.compile(r'name="csrf" value="[^"]+"')
+    assert strip.sub("", wrong.text) == strip.sub("", unknown.text) and WRONG in wrong.text
+    taken = Browser(app)
+    taken.go("GET", "/")
+    answer = taken.post("/account/create", username="ann", password=PASSWORD + "!")
+    assert answer.status_code == 400 and "taken" in answer.text  # the one place a name may show
+
+
+def test_the_stored_hash_is_argon2id_and_the_password_is_in_no_log_and_no_row(
+    app: Starlette, db: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.DEBUG):
+        ann = _signed_up(app)
+        ann.post("/account/sign-in", username="ann", password=PASSWORD)
+        ann.post("/account/password", current=PASSWORD, password=PASSWORD + " two")
+    with sqlite3.connect(db) as connection:
+        (stored,) = connection.execute("SELECT hash FROM accounts").fetchone()
+        dump = "\n".join(connection.iterdump())
+    assert stored.startswith("$argon2id$")
+    assert PASSWORD not in dump and PASSWORD not in caplog.text
+    assert all(PASSWORD not in str(record.args) for record in caplog.records)
+
+
+def test_a_changed_password_is_the_only_one_that_signs_in(app: Starlette) -> None:
+    ann = _signed_up(app)
+    wrong = ann.post("/account/password", current="not my password", password="a brand new one")
+    assert wrong.status_code == 403 and "current password" in wrong.text
+    assert ann.post("/account/password", current=PASSWORD, password="a brand new one").status_code == 303
+    other = Browser(app, address="10.0.0.5")
+    other.go("GET", "/")
+    assert other.post("/account/sign-in", username="ann", password=PASSWORD).status_code == 403
+    assert other.post("/account/sign-in", username="ann", password="a brand new one").status_code == 303
+
+
+@pytest.mark.parametrize(("password", "why"), [
+    ("short1", "at least 10 characters"),
+    ("password123", "among the most common"),
+    ("QWERTYUIOP", "among the most common"),
+    ("my ann-secret", "holds your username"),
+])
+def test_a_weak_password_makes_no_account(app: Starlette, db: Path, password: str, why: str) -> None:
+    ann = Browser(app)
+    ann.go("GET", "/")
+    answer = ann.post("/account/create", username="ann", password=password)
+    assert answer.status_code == 400 and why in answer.text
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT count(*) FROM accounts").fetchone() == (0,)
+
+
+def test_deleting_the_account_leaves_no_personal_row_and_the_game_for_the_other(
+    app: Starlette, db: Path,
+) -> None:
+    ann = _signed_up(app)
+    assert ann.post("/profile/name", name="Ann Q").status_code == 303
+    bob = Browser(app, address="10.0.0.4")
+    bob.go("GET", "/")
+    player = _player(db, ann.cookie)
+    game = _game_of(db, ann.cookie, bob.cookie)
+    cross_site = ann.go("POST", "/account/delete", {"password": PASSWORD}, origin="https://evil.example")
+    assert cross_site.status_code == 403
+    assert ann.post("/account/delete", password="wrong password").status_code == 403
+    assert ann.post("/account/delete", password=PASSWORD).status_code == 303
+    with sqlite3.connect(db) as connection:
+        dump = "\n".join(connection.iterdump())
+    assert player not in dump and "Ann Q" not in dump and "'ann'" not in dump
+    record = bob.go("GET", f"/games/{game}/record").json()
+    assert record["players"] == [FORMER, "Ruby"]
+    gone = Browser(app, cookies={"okgin_session": "x" * 43})
+    assert gone.post("/account/sign-in", username="ann", password=PASSWORD).status_code == 403
