@@ -10,6 +10,7 @@ from conftest import new_context, shot
 from playwright.sync_api import Browser, expect
 from server_process import ServerProcess
 from table_helpers import axe, opened, play_planned_hand, seeded_game
+from test_browser_coach import session_cookie
 from test_browser_layout import create_room, start_room
 from test_coach_server import seed_games
 
@@ -144,9 +145,10 @@ def test_the_lobby_is_the_pages_main_content(browser: Browser, server: ServerPro
 
 
 def test_statistics_after_one_game(browser: Browser, server: ServerProcess) -> None:
-    seed_games(server.db, 1)
     context = new_context(browser, viewport={"width": 1280, "height": 800})
     page = context.new_page()
+    page.goto(server.url + "/history")  # a guest from this first visit: the game is theirs
+    seed_games(server.db, 1, session_cookie(page))
     page.goto(server.url + "/stats")
     line = page.locator("#points svg.chart")
     expect(line).to_be_visible()
