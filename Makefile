@@ -65,6 +65,8 @@ screenshots:
 	cp artifacts/desktop-table.png docs/screenshot.png
 	cp artifacts/phone-375x740.png docs/screenshot-phone.png
 	cp artifacts/phone-360x640.png docs/screenshot-phone-small.png
+	cp artifacts/layout-room-4-table-1280x800.png docs/screenshot-room.png
+	cp artifacts/layout-solo-2-table-740x360.png docs/screenshot-phone-sideways.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -11,10 +11,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from okgin.actions import Discard, Knock, PlayerAction
+from okgin.actions import Discard, Knock, Pass, PlayerAction, Take
 from okgin.advice import Worlds
 from okgin.bots import make_player
 from okgin.bots.knowledge import completers, knowledge_of
+from okgin.bots.memo import discard_without
 from okgin.hand import Phase, play_chance
 from okgin.match import Match
 from okgin.melds import arrangement_of_mask, deadwood_of_mask
@@ -45,6 +46,30 @@ def feed(view: SeatView) -> PlayerAction | None:
     return None
 
 
+def pass_offer(view: SeatView) -> PlayerAction | None:
+    """Pass an upcard that would bring the hand down to 15 deadwood or less."""
+    if view.phase != Phase.OFFER:
+        return None
+    up = view.upcard
+    if discard_without(view.hand_mask | up.mask, up.index)[0] > 15:
+        return None
+    return Pass(view.seat)
+
+
+def take_nothing(view: SeatView) -> PlayerAction | None:
+    """Late in the hand, with little deadwood, take a discard that joins no meld and raises
+    the deadwood kept by 4 or more (rather than draw)."""
+    if view.phase != Phase.DRAW or Take(view.seat) not in view.legal or view.stock_count > 15:
+        return None
+    top = view.discards[-1]
+    now = deadwood_of_mask(view.hand_mask)
+    if completers(view.hand_mask) >> top.index & 1 or now > 9:
+        return None
+    if discard_without(view.hand_mask | top.mask, top.index)[0] < now + 4:
+        return None
+    return Take(view.seat)
+
+
 def risky_knock(view: SeatView) -> bool:
     """A position where a knock is legal and likely undercut (the play stops there)."""
     knocks = [a for a in view.legal if isinstance(a, Knock)]
@@ -61,8 +86,8 @@ def play(seed: int, blunder: Blunder | None, stop: Callable[[SeatView], bool] | 
     while not hand.over:
         view = match.view(hand.to_act or 0)
         action = players[view.seat].act(view)
-        if view.seat == 0 and view.phase == Phase.DISCARD and not done:
-            if stop is not None and stop(view):
+        if view.seat == 0 and not done:
+            if stop is not None and view.phase == Phase.DISCARD and stop(view):
                 return match
             swapped = blunder(view) if blunder is not None else None
             if swapped is not None:
@@ -87,3 +112,5 @@ if __name__ == "__main__":
     save("coach_pass_gin.json", pass_gin)
     save("coach_feed.json", feed)
     save("coach_undercut.json", None, risky_knock)
+    save("coach_pass_offer.json", pass_offer)
+    save("coach_take_nothing.json", take_nothing)

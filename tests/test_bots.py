@@ -12,6 +12,7 @@ import pytest
 from okgin.actions import Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.bots import LEVELS, Player, make_player
 from okgin.bots.guess import Guesser
+from okgin.bots.hard import HORIZON as HARD_HORIZON
 from okgin.bots.judge import Judge
 from okgin.bots.knowledge import completers, knowledge_of
 from okgin.bots.normal import NormalPlayer
@@ -275,6 +276,17 @@ def test_a_card_the_opponent_visibly_wants_costs_more_to_throw() -> None:
         assert judge.feed_cost(Card.parse(risky).index) > judge.feed_cost(Card.parse("KC").index) + 2
     action = NormalPlayer(random.Random(0)).act(view)
     assert isinstance(action, Discard) and str(action.card) not in ("7H", "TH")
+
+
+def test_hard_counts_on_two_draws_ahead_where_normal_counts_on_three() -> None:
+    hand = Hand(Rules(), 1, _deal("7H 8H 4C 4D 2S 3S AS KC QD JD", "5C 6C 7C 2H 3H 9D 9C TS KS KH", "9H"))
+    know = knowledge_of(seat_view(hand, 0))
+    loose = mask_of(parse_cards("7H 8H 4C 4D 2S 3S AS KC QD JD"))
+    normal, hard = Judge(know, 31), Judge(know, 31, HARD_HORIZON)
+    assert (normal.horizon, hard.horizon) == (3.0, 2.0)
+    assert normal.draw_gain(loose) > 0
+    assert hard.value(loose) - normal.value(loose) == pytest.approx(normal.draw_gain(loose))
+    assert Judge(know, STOCK_FLOOR + 3, HARD_HORIZON).horizon == 1.5  # three draws left for two
 
 
 def test_no_player_module_names_the_hand_or_builds_views() -> None:

@@ -44,6 +44,20 @@ def test_discarding_into_the_opponents_meld_is_found() -> None:
     assert "rather than the 6♦, which would complete the 6♣ 6♠ Ruby picked up." in worst.reason
 
 
+def test_passing_an_upcard_that_melds_is_found_with_its_cost() -> None:
+    review = review_match(replayed("coach_pass_offer.json"), 0)[0]
+    worst = review.mistakes[0]
+    assert (str(worst.chosen), str(worst.suggested)) == ("0 pass", "0 take")
+    assert worst.move == 1 and worst.cost >= 20  # the 7♣ takes 47 deadwood to 14
+
+
+def test_taking_a_discard_that_joins_nothing_is_found_with_its_cost() -> None:
+    review = review_match(replayed("coach_take_nothing.json"), 0)[0]
+    found = [d for d in review.mistakes if d.move == 43]
+    assert [(str(d.chosen), str(d.suggested)) for d in found] == [("0 take", "0 draw")]
+    assert found[0].cost >= 5  # the 9♠ lifts 9 deadwood to 14 at stock 13
+
+
 def hard_hand(seed: int) -> Hand:
     """One hand of the default rules played by `hard` in both seats."""
     match = Match(Rules(), first_dealer=1)
@@ -57,20 +71,25 @@ def hard_hand(seed: int) -> Hand:
 
 
 def test_a_hand_played_by_hard_shows_no_costly_mistake() -> None:
+    # Nothing at the 5 points a real blunder costs: since the draws are priced by the best of
+    # three ways of playing on (issue 18), the review prices one draw of `hard`'s here 3.6 points
+    # below taking the 7♣ (47 deadwood to 45).
     hand = hard_hand(3)
     for seat in (0, 1):
         review = review_hand(hand, seat)
         assert review.decisions > 2
-        assert review.mistakes == (), [(str(d.chosen), d.cost) for d in review.mistakes]
+        assert all(d.cost < 5 for d in review.mistakes), [(str(d.chosen), d.cost) for d in review.mistakes]
 
 
 def test_a_review_names_the_lower_deadwood_it_preferred() -> None:
-    # Seed 5: `hard` (seat 1) throws the 3♥ keeping 27 deadwood where the 6♥ leaves 24; below
-    # the mistake threshold, but a review asked for every disagreement says so.
-    (lower,) = review_hand(hard_hand(5), 1, 1, ("You", "Ruby"), threshold=2.0).mistakes
-    assert str(lower.chosen) == "1 discard 3H" and str(lower.suggested) == "1 discard 6H"
-    assert lower.reason.startswith("The 3♥ left 27 deadwood where the 6♥ leaves 24. Discard the 6♥")
-    assert review_hand(hard_hand(5), 1).mistakes == ()
+    # Seed 0: `hard` (seat 1) throws the 4♥ keeping 27 deadwood where the 5♣ leaves 26; below
+    # the mistake threshold, but a review asked for every disagreement says so. (Seed 5's 3♥ was
+    # here before `hard` judged discards two draws ahead and played that hand differently.)
+    found = review_hand(hard_hand(0), 1, 1, ("You", "Ruby"), threshold=2.0).mistakes
+    (lower,) = [d for d in found if str(d.chosen) == "1 discard 4H"]
+    assert str(lower.suggested) == "1 discard 5C"
+    assert lower.reason.startswith("The 4♥ left 27 deadwood where the 5♣ leaves 26. Discard the 5♣")
+    assert lower not in review_hand(hard_hand(0), 1).mistakes
 
 
 def test_hards_own_play_is_seldom_called_a_mistake() -> None:

@@ -62,7 +62,7 @@ class Guesser:
                 free.discard(i)
         stock = [self.cards[i] for i in free]
         rng.shuffle(stock)
-        return World(hands, stock, self.pile[:])
+        return World(hands, stock, self.pile[:], list(self.k.draws))
 
     def _pick(self, free: set[int], weights: list[float], need: int, rng: random.Random) -> list[int]:
         """``need`` of the ``free`` card positions, drawn without replacement by weight."""

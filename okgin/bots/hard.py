@@ -4,15 +4,17 @@ It guesses the unseen cards again and again (``Guesser``: each other hand weight
 that seat took, threw and passed, the stock shuffled from the rest). Whenever it may knock,
 it scores the knock against every guess (undercuts included, layoffs and the spade double
 counted by the engine's own scoring) and plays the same guesses out after its best discard
-instead (``play_out``) twice: once knocking at its next chance, once playing for gin, on
-``budget`` guesses per decision, and does whichever of the three averages more points. Among
-discards that `normal` judges close, it throws the one the next seat's guessed hands can use
-least. Draws follow `normal`.
+instead (``play_move``, the model the coach shares) twice: once knocking at its next chance,
+once playing for gin, on ``budget`` guesses per decision, and does whichever of the three
+averages more points. It ranks discards as `normal` does but counting on two draws ahead
+(``HORIZON``), and among those it judges close throws the one the next seat's guessed hands
+can use least. Draws follow `normal`.
 
 Every choice is a function of the view and the player's random generator: the budget is a
 number of guesses, not seconds, so the same seed plays the same game on a busy machine.
-``SAFETY_SECONDS`` only stops a search that would otherwise hang a game; no decision on the
-machines measured comes near it (docs/bots.md).
+``SAFETY_SECONDS`` of the search's own CPU time only stops a search that would otherwise hang
+a game; no decision measured comes near it (docs/bots.md), and waiting for a core on a loaded
+machine does not count towards it.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ from okgin.bots.judge import Judge
 from okgin.bots.knowledge import Knowledge, completers, knowledge_of
 from okgin.bots.memo import deadwood
 from okgin.bots.normal import NormalPlayer, best_knock, rank_discards
-from okgin.bots.rollout import Table, World, knock_points, play_out, utility
+from okgin.bots.rollout import Table, play_move, utility
 from okgin.cards import DECK
-from okgin.hand import STOCK_FLOOR, Phase
+from okgin.hand import Phase
 from okgin.view import SeatView
 
 DEFAULT_BUDGET = 200
@@ -37,9 +39,10 @@ DEFAULT_BUDGET = 200
 MAX_BUDGET = 10_000
 """The most guesses a caller may ask for."""
 SAFETY_SECONDS = 5.0
-"""A search stops after this long whatever its budget: a safety net against a stalled
-machine, far above any search measured (p99 well under a second), so it changes no decision
-in practice."""
+"""A search stops after this much CPU time of its thread whatever its budget: a safety net,
+far above any search measured (p99 under 0.1 s of CPU). CPU time, not the wall clock: on a
+machine loaded twenty times over, a wall-clock limit cut searches short and the same seed
+played a different game."""
 CLOSE = 3.0
 """Discards judged within this many points of `normal`'s best are looked at too."""
 PRIOR = 0.5
@@ -48,6 +51,9 @@ FEED_GUESSES = 48
 """Guesses of the next seat's hand used to weigh each discard's risk."""
 FEED_POINTS = 3.0
 """What handing the next seat a card that melds is reckoned to cost."""
+HORIZON = 2.0
+"""Draws ahead `hard` counts on when it judges a discard (`normal` counts on three): `hard`
+knocks or goes for gin sooner than `normal`, so fewer draws are left to improve a hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +105,13 @@ class HardPlayer:
         quick = Table(view.rules, view.knock_limit, view.multiplier)
         for_gin = Table(view.rules, view.knock_limit, view.multiplier, gin_seeker=view.seat)
         totals = [0.0] * len(plans)
-        deadline = time.perf_counter() + SAFETY_SECONDS
+        deadline = time.thread_time() + SAFETY_SECONDS
         guesses = 0
-        while guesses < self.budget and (guesses < 4 or time.perf_counter() < deadline):
+        while guesses < self.budget and (guesses < 4 or time.thread_time() < deadline):
             world = guesser.world(self.rng)
             for i, plan in enumerate(plans):
                 table = for_gin if plan.for_gin else quick
-                points = _play(table, world.copy(), view, plan.action)
+                points = play_move(table, world.copy(), view.seat, plan.action, view.phase, view.dealer)
                 totals[i] += utility(points, view.seat)
             guesses += 1
         means = [t / guesses for t in totals]
@@ -116,7 +122,7 @@ class HardPlayer:
     def _safer_discard(self, view: SeatView, knowledge: Knowledge, guesser: Guesser) -> Discard:
         """`normal`'s discard, with the risk of feeding the next seat measured on guesses
         of its hand rather than on the visible hints alone."""
-        judge = Judge(knowledge, view.stock_count)
+        judge = Judge(knowledge, view.stock_count, HORIZON)
         choices = rank_discards(view, judge)
         close = [ch for ch in choices if ch.cost <= choices[0].cost + CLOSE][:4]
         if len(close) < 2:
@@ -136,23 +142,6 @@ class HardPlayer:
 
 
 def _best_discard(view: SeatView, knowledge: Knowledge) -> Discard:
-    """`normal`'s discard (as it would play when it does not knock)."""
-    choice = rank_discards(view, Judge(knowledge, view.stock_count))[0]
+    """The best discard by `hard`'s ranking (as it would play when it does not knock)."""
+    choice = rank_discards(view, Judge(knowledge, view.stock_count, HORIZON))[0]
     return Discard(view.seat, DECK[choice.card])
-
-
-def _play(table: Table, world: World, view: SeatView, action: PlayerAction) -> tuple[int, ...]:
-    """Apply ``action`` (a knock or a discard) for the view's seat in ``world`` and play the
-    hand out. Returns each seat's points."""
-    seat = view.seat
-    hands = world.hands
-    if isinstance(action, Knock):
-        return knock_points(table, hands, seat, action.card.index)
-    if isinstance(action, Discard):
-        hands[seat] &= ~action.card.mask
-        world.pile.append(action.card.index)
-        if len(world.stock) <= STOCK_FLOOR:
-            return (0,) * table.players
-        return play_out(table, world, (seat + 1) % table.players)
-    raise ValueError(f"hard looks ahead at knocks and discards only, not {action}")
-

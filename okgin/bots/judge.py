@@ -15,17 +15,19 @@ FEED_COST = 1.5
 """Points a discard is charged for each unit of a seat's visible interest in it."""
 LIVE_COST = 0.35
 """Points a discard is charged for each meld it could still join in an unseen hand."""
+HORIZON = 3.0
+"""The most draws a hand's value counts on (fewer as the stock runs out)."""
 
 
 class Judge:
     """Values hands and discards for one decision (build a new one for each view)."""
 
-    def __init__(self, knowledge: Knowledge, stock_count: int) -> None:
+    def __init__(self, knowledge: Knowledge, stock_count: int, horizon: float = HORIZON) -> None:
         self.k = knowledge
         self.unknown = knowledge.unknown
         self.unseen = max(1, knowledge.unknown.bit_count())
         turns_left = max(0, stock_count - STOCK_FLOOR) / knowledge.players
-        self.horizon = min(3.0, turns_left)
+        self.horizon = min(horizon, turns_left)
         opponent_cards = 0
         for seat in knowledge.others():
             opponent_cards |= knowledge.held[seat]

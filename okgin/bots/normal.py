@@ -99,12 +99,17 @@ def knock_threshold(view: SeatView, knowledge: Knowledge) -> int:
     Early on the other seats are far from their best and an ordinary knock pays; every
     turn they draw makes an undercut likelier, and a spade upcard doubles what it costs.
     """
-    limit = view.knock_limit
     turns = max(knowledge.draws[s] for s in knowledge.others())
+    return patient_limit(view.knock_limit, turns, view.multiplier, view.rules.players)
+
+
+def patient_limit(limit: int, turns: int, multiplier: int, players: int) -> int:
+    """`normal`'s knock threshold for a hand with knock ``limit`` when the other seats have
+    drawn up to ``turns`` times (the play-outs use it for seats that knock as `normal` does)."""
     threshold = limit - max(0, turns - 3)
-    if view.multiplier > 1:
+    if multiplier > 1:
         threshold -= 1
-    if view.rules.players > 2:
+    if players > 2:
         threshold -= 1  # more defenders, more chances of an undercut
     return max(min(limit, 2), threshold)
 

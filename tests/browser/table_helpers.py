@@ -82,12 +82,13 @@ def play_planned_hand(page: Page) -> None:
     raise AssertionError("the hand did not end")
 
 
-def axe(page: Page, screen: str) -> None:
-    """Run axe-core (from npm, read from disk) on the page; no serious or critical violation."""
+def axe(page: Page, screen: str, rules: tuple[str, ...] = ()) -> None:
+    """Run axe-core (from npm, read from disk) on the page; no serious or critical violation,
+    nor any violation of ``rules`` (axe rule ids, e.g. "landmark-one-main") whatever its impact."""
     if not page.evaluate("!!window.axe"):
         page.add_script_tag(path=str(AXE))
-    found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']}))
-        .violations.filter(v => ['serious', 'critical'].includes(v.impact))
+    found = page.evaluate("""async (rules) => (await axe.run(document, {resultTypes: ['violations']}))
+        .violations.filter(v => ['serious', 'critical'].includes(v.impact) || rules.includes(v.id))
         .map(v => v.id + ': ' + v.help + ' @ '
-             + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))""")
+             + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))""", list(rules))
     assert not found, f"{screen}: {found}"

@@ -58,7 +58,7 @@ def stats_body(rows: Sequence[HandRow]) -> str:
         bar_chart("won", "Games and hands won", [
             ("Games won", won_games), ("Games lost", len(games) - won_games),
             ("Hands won", won_hands), ("Hands not won", len(rows) - won_hands),
-        ], "count"),
+        ], "count", label="Result"),
         line_chart("points", "Points per hand, game by game", per_game(lambda r: r.points),
                    "points per hand"),
         *_outcome_charts(rows),
@@ -77,7 +77,7 @@ def _outcome_charts(rows: Sequence[HandRow]) -> list[str]:
         by_rules[row.preset][row.outcome] += 1
     return [
         bar_chart(f"outcomes-{i}", f"How hands ended: {preset} rules",
-                  [(outcome, counts[outcome]) for outcome in OUTCOMES], "hands")
+                  [(outcome, counts[outcome]) for outcome in OUTCOMES], "hands", label="Outcome")
         for i, (preset, counts) in enumerate(sorted(by_rules.items()), start=1)
     ]
 

@@ -20,7 +20,8 @@
   }
 
   // On a phone the panel would sit below the fold: a button beside the sort buttons opens it over
-  // the top of the table instead (table.css), leaving the hand and its buttons where they are.
+  // the top of the table instead (table.css), between the header and the hand's head, so it covers
+  // neither the Menu nor its own button nor the hand; its Close button (or Escape) shuts it.
   const toggle = document.createElement("button");
   toggle.type = "button";
   toggle.id = "coach-toggle";
@@ -33,6 +34,25 @@
     document.body.classList.toggle("coach-open", open);
     toggle.setAttribute("aria-expanded", String(open));
     if ($("coach")) $("coach").tabIndex = open ? 0 : -1; // a panel that scrolls, by keys too
+    placePanel();
+  }
+  // The room the open panel may take on a phone: below the header, above the hand's head.
+  function placePanel() {
+    const box = $("coach"), header = document.querySelector("header.top"), head = document.querySelector(".hand-head");
+    if (!box || !header || !head || !document.body.classList.contains("coach-open")) return;
+    const top = Math.max(0, header.getBoundingClientRect().bottom);
+    box.style.setProperty("--coach-top", `${Math.round(top)}px`);
+    box.style.setProperty("--coach-height", `${Math.max(0, Math.floor(head.getBoundingClientRect().top - top - 4))}px`);
+  }
+  window.addEventListener("resize", placePanel);
+  window.addEventListener("scroll", placePanel, { passive: true });
+  function closeButton() {
+    const close = el("button", "Close", "coach-close");
+    close.type = "button";
+    close.id = "coach-close";
+    close.setAttribute("aria-label", "Close the coach");
+    close.addEventListener("click", () => { openPanel(false); toggle.focus(); });
+    return close;
   }
   toggle.addEventListener("click", () => openPanel(!document.body.classList.contains("coach-open")));
   document.addEventListener("keydown", (event) => {
@@ -92,7 +112,10 @@
     if (box.hidden) openPanel(false);
     box.dataset.risky = "";
     if (box.hidden) return;
-    box.replaceChildren(el("h2", "Coach"));
+    const head = el("div", undefined, "coach-head");
+    head.append(el("h2", "Coach"), closeButton());
+    box.replaceChildren(head);
+    placePanel(); // the hand's head may have moved since the panel opened
     const a = current(s);
     if (myTurn(s) && !a) box.append(el("p", "Thinking…", "coach-wait"));
     if (a && a.suggestion) box.append(el("p", a.suggestion.text, "coach-suggestion"));

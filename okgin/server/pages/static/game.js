@@ -106,7 +106,7 @@
     syncOrder(view.hand);
     if (lifted && !view.hand.includes(lifted)) lifted = null;
     const hadFocus = focusInTable();
-    $("table").setAttribute("aria-busy", "false");
+    $("play").setAttribute("aria-busy", "false");
     drawAll();
     // The card this seat just drew or took is hidden while its copy flies in: focus waits on a
     // card in sight and moves to it once it lands.
@@ -446,8 +446,7 @@
     focusIndex = Math.min(focusIndex, flat.length - 1);
     if (flat.length) flat[Math.max(focusIndex, 0)].tabIndex = 0;
     // Laid out again only when its shape changed: a state that leaves the hand alone costs no layout.
-    const shape = `${wanted.map((g) => g.cards.length)}|${innerWidth}|${document.body.classList.contains("large")}`;
-    if (shape !== fitted) fitHand();
+    if (handShape() !== fitted) fitHand();
   }
   // The hand's buttons, kept while their cards stay in the hand: a redraw creates only new cards.
   const cardButtons = new Map();
@@ -460,9 +459,12 @@
   // Spread the hand: no overlap when there is room, else just enough to fit one row. Where one
   // row would hide much of each card (a phone holding 10 or 11), two rows of whole cards instead:
   // every corner readable, every card a full-size target for a finger.
+  // Its shape: the groups' sizes and the room it has (a side column or a resize changes that).
+  const handShape = () => `${[...$("hand").children].map((g) => g.children.length)}|${$("hand").clientWidth}|` +
+    `${document.body.classList.contains("large")}`;
   function fitHand() {
     const box = $("hand");
-    fitted = `${[...box.children].map((g) => g.children.length)}|${innerWidth}|${document.body.classList.contains("large")}`;
+    fitted = handShape();
     const cards = handCards();
     box.classList.remove("rows");
     box.style.setProperty("--overlap", "0px");
@@ -739,6 +741,7 @@
     buttons.append(button("Close", () => $("result").close()));
     if (!$("result").open) $("result").showModal();
     buttons.querySelector("button").focus();
+    $("result-body").scrollTop = 0; // the screen opens at its top: the winner and the tally first
     const outcome = state.view.result.outcome;
     if (outcome === "gin" || outcome === "big-gin") Motion.sound("gin");
     announce(spoken);
@@ -804,7 +807,7 @@
     const card = handCards()[Math.max(0, focusIndex)];
     (card || $("new-game")).focus();
   })));
-  window.addEventListener("resize", () => state && fitHand());
+  new ResizeObserver(() => { if (state && handShape() !== fitted) fitHand(); }).observe($("hand"));
   Settings.onChange((options) => {
     send({ type: "options", coach: !!options.coach });
     if (state) drawHand();

@@ -324,7 +324,9 @@
   if (code) document.body.dataset.room = code;
   const start = () => {
     if (code) {
-      document.querySelector("header").after(banner, panel);
+      document.querySelector("header").after(banner);
+      // Beside the table on a wide screen; on a phone folded into the header's Menu (table.css).
+      (document.getElementById("side") || document.querySelector("main")).prepend(panel);
       document.body.append(leaveDialog);
       const header = document.getElementById("new-game");
       if (header) header.textContent = "Leave table";
