@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from okgin.server.coach.charts import WIDTH, bar_chart, line_chart
+from okgin.server.pages.charts import WIDTH, bar_chart, line_chart
 
 
 def test_every_table_column_has_a_heading() -> None:
