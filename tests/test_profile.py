@@ -1,5 +1,5 @@
 """The profile page and its name form: Origin and CSRF token checked on every change, as an
-attacker would try them (okgin/server/players/forms.py, profile.py)."""
+attacker would try them (okgin/server/pages/forms.py, profile.py)."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
+from okgin.server.pages.profile import profile_routes
 from okgin.server.pages.site import (
     STATIC,
     history_page,
@@ -28,7 +29,6 @@ from okgin.server.pages.site import (
     rules_api,
 )
 from okgin.server.players.identity import Players
-from okgin.server.players.profile import profile_routes
 from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.hall import Hall

@@ -10,10 +10,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from okgin.server.pages.review import page
-from okgin.server.players.account_pages import account_routes
+from okgin.server.pages.account import account_routes
+from okgin.server.pages.forms import FormRefused, read_form
+from okgin.server.pages.template import page
 from okgin.server.players.accounts import Accounts
-from okgin.server.players.forms import FormRefused, read_form
 from okgin.server.players.identity import Players, Session
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError

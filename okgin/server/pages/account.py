@@ -17,9 +17,9 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from okgin.server.pages.review import page
+from okgin.server.pages.forms import FormRefused, read_form
+from okgin.server.pages.template import page
 from okgin.server.players.accounts import AccountError, Accounts
-from okgin.server.players.forms import FormRefused, read_form
 from okgin.server.players.identity import Session
 from okgin.server.players.sessions import cookie_header, user_agent
 
