@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 from real_servers import Redis
+from scripted_client import run
 
 from okgin.server.rooms import presence
 from okgin.server.rooms.presence import LocalPresence, RedisPresence
@@ -29,7 +30,7 @@ def test_a_seat_is_held_while_any_process_holds_it(redis_server: Redis) -> None:
         await two.close()
         return seen
 
-    assert asyncio.run(go()) == [{0, 1}, {0, 1}, {0}, set()]
+    assert run(go()) == [{0, 1}, {0, 1}, {0}, set()]
 
 
 @pytest.mark.parametrize("backend", ["local", "redis"])
@@ -50,4 +51,4 @@ def test_a_mark_runs_out_when_it_is_not_renewed(
         await dead.close()
         return before, after, again
 
-    assert asyncio.run(go()) == ({2}, set(), {0})
+    assert run(go()) == ({2}, set(), {0})

@@ -326,7 +326,7 @@ def test_the_pages_read_the_computer_levels_from_the_server() -> None:
 
     room = _room_of("Ann", "Bob")
     assert room.public(0)["levels"] == list(LEVELS)
-    api = json.loads(bytes(asyncio.run(rules_api(None)).body))  # type: ignore[arg-type]
+    api = json.loads(bytes(run(rules_api(None)).body))  # type: ignore[arg-type]
     assert api["levels"] == list(LEVELS)
     assert opponents_field(Message("new", None, {"opponents": list(LEVELS)})) == list(LEVELS)
     with pytest.raises(ProtocolError, match=", ".join(LEVELS)):
