@@ -174,13 +174,14 @@ def main() -> None:
     parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
     parser.add_argument("--before", default=None, help="a git revision to measure beside this tree")
     parser.add_argument("--nginx", action="store_true", help="the processes behind deploy/okgin.conf")
+    parser.add_argument("--redis", action="store_true", help="one process with --broker redis:// too")
     args = parser.parse_args()
     ROUTED[0] = args.nginx
     builds: list[tuple[str, Path | None]] = [("this tree", None)]
     if args.before:
         builds.insert(0, (f"before ({args.before})", build_source(args.before)))
     postgres = Postgres().start()
-    redis = Redis().start() if args.processes == 2 else None
+    redis = Redis().start() if args.processes == 2 or args.redis else None
     try:
         for name, source in builds:
             url = postgres.fresh_database()
