@@ -28,13 +28,14 @@ NAME = "store-2026-12-01"
 MANIFEST: dict[str, dict[str, Any]] = json.loads((FIXTURES / f"{NAME}.json").read_text())
 
 
-def old_store(kind: str, tmp_path: Path, postgres: Postgres | None) -> str:
-    """A copy of the fixture's store of ``kind``: its URL."""
+def old_store(kind: str, tmp_path: Path, request: pytest.FixtureRequest | None = None) -> str:
+    """A copy of the fixture's store of ``kind``: its URL (on the session's PostgreSQL, for that kind)."""
     if kind == "sqlite":
         path = tmp_path / "old.db"
         shutil.copy(FIXTURES / f"{NAME}.db", path)
         return f"sqlite:///{path}"
-    assert postgres is not None
+    assert request is not None, "a PostgreSQL store needs the test's request for the postgres fixture"
+    postgres: Postgres = request.getfixturevalue("postgres")
     url = postgres.fresh_database()
     subprocess.run([str(postgres.bin / "psql"), "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
                     str(postgres.port), "-U", postgres.USER, "-d", url.rsplit("/", 1)[1],
@@ -58,8 +59,7 @@ def kind(request: pytest.FixtureRequest) -> str:
 def test_an_old_store_is_refused_then_upgraded_in_place_with_everything_kept(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest,
 ) -> None:
-    postgres = request.getfixturevalue("postgres") if kind == "postgresql" else None
-    url = old_store(kind, tmp_path, postgres)
+    url = old_store(kind, tmp_path, request)
     before = old_records(url)
     made = MANIFEST[kind]
     assert len(before) == 5 and {entry["game"] for entry in made.values()} - {None} == set(before)
@@ -128,8 +128,7 @@ async def _seat_to_move(server: ServerProcess, entry: dict[str, Any]) -> Client:
 def test_every_game_and_room_is_playable_after_the_upgrade(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest,
 ) -> None:
-    postgres = request.getfixturevalue("postgres") if kind == "postgresql" else None
-    url = old_store(kind, tmp_path, postgres)
+    url = old_store(kind, tmp_path, request)
     before = old_records(url)
     upgrade(url)
     server = ServerProcess(tmp_path / "unused.db", extra=("--db", url)).start()
@@ -159,7 +158,7 @@ def test_the_server_knows_the_head_revision_alembic_reads() -> None:
 
 
 def test_db_upgrade_and_serve_on_an_old_store_say_what_to_do_in_one_line(tmp_path: Path) -> None:
-    url = old_store("sqlite", tmp_path, None)
+    url = old_store("sqlite", tmp_path)
     serve = [sys.executable, "-m", "okgin.cli", "serve", "--port", str(free_port()), "--db", url]
     refused = subprocess.run(serve, capture_output=True, text=True, timeout=60, check=False)
     assert refused.returncode == 2 and refused.stdout == ""
@@ -175,8 +174,7 @@ def test_db_upgrade_and_serve_on_an_old_store_say_what_to_do_in_one_line(tmp_pat
 def test_a_downgrade_to_before_the_action_log_gives_back_every_record(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest,
 ) -> None:
-    postgres = request.getfixturevalue("postgres") if kind == "postgresql" else None
-    url = old_store(kind, tmp_path, postgres)
+    url = old_store(kind, tmp_path, request)
     before = old_records(url)
     upgrade(url)
     engine = create_engine(url)

@@ -118,7 +118,7 @@ def test_over_the_websocket_a_spectator_gets_no_review_and_no_players_id(
 
 
 def test_an_upgraded_store_keeps_its_games_attached_to_no_player(tmp_path: Path) -> None:
-    url = old_store("sqlite", tmp_path, None)
+    url = old_store("sqlite", tmp_path)
     upgrade(url)
     db = Path(url.removeprefix("sqlite:///"))
     finished = [game for (game,) in db_rows(db, "SELECT id FROM games WHERE status = 'finished'")]

@@ -8,7 +8,6 @@ saying what was wrong, having changed nothing.
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -18,7 +17,6 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from okgin.server.pages.forms import FormRefused, read_form
-from okgin.server.pages.template import page
 from okgin.server.players.accounts import AccountError, Accounts
 from okgin.server.players.identity import Session
 from okgin.server.players.sessions import cookie_header, user_agent
@@ -34,8 +32,7 @@ def account_routes(profile: Callable[[Request, Session, str, int], Awaitable[Res
             try:
                 session, fields = await read_form(request)
             except FormRefused as refused:
-                return page("Your profile", f"<p class=error role=alert>{html.escape(str(refused))}</p>",
-                            status=refused.status)
+                return refused.page()
             try:
                 return await handler(request, session, fields)
             except AccountError as error:

@@ -11,10 +11,13 @@ used from another session.
 from __future__ import annotations
 
 import hmac
+import html
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
+from starlette.responses import HTMLResponse
 
+from okgin.server.pages.template import page
 from okgin.server.players.identity import Session
 from okgin.server.players.sessions import session_of
 from okgin.server.wire.headers import origin_allowed
@@ -29,6 +32,11 @@ class FormRefused(Exception):
     def __init__(self, message: str, status: int = 403) -> None:
         super().__init__(message)
         self.status = status
+
+    def page(self) -> HTMLResponse:
+        """The answer: the profile page saying why, with the refusal's status."""
+        return page("Your profile", f"<p class=error role=alert>{html.escape(str(self))}</p>",
+                    status=self.status)
 
 
 def _from_our_page(request: Request) -> bool:

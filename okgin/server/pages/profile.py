@@ -107,8 +107,7 @@ async def change_name(request: Request) -> Response:
     try:
         session, fields = await read_form(request)
     except FormRefused as refused:
-        return page("Your profile", f"<p class=error role=alert>{html.escape(str(refused))}</p>",
-                    status=refused.status)
+        return refused.page()
     players: Players = request.app.state.players
     try:
         await anyio.to_thread.run_sync(players.set_name, session.player, fields.get("name"))
