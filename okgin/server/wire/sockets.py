@@ -313,11 +313,9 @@ class Connection:
         await live.next_hand(message.data.get("hand"))
         return None
 
-    async def _on_hint(self, message: Message) -> dict[str, Any] | None:
+    async def _on_coach(self, message: Message) -> dict[str, Any] | None:
         """hint, advice and review: the coach's answers for this connection's own seat."""
         return await self._room().coach(self._seat(), message.type, message.id, message.data)
-
-    _on_advice = _on_review = _on_hint
 
     # -- the player behind the page --------------------------------------------------------
 
@@ -408,7 +406,7 @@ HANDLERS: dict[str, tuple[Handler, Budget | None]] = {
     "join": (Connection._on_open, None),
     "act": (Connection._on_act, None),
     "next": (Connection._on_next, None),
-    "hint": (Connection._on_hint, ConnectionLimits.coach),
+    "hint": (Connection._on_coach, ConnectionLimits.coach),
     "options": (Connection._on_options, None),
     "create": (Connection._on_create, ConnectionLimits.new_game),
     "enter": (Connection._on_open, None),
@@ -418,8 +416,8 @@ HANDLERS: dict[str, tuple[Handler, Budget | None]] = {
     "start": (Connection._on_start, None),
     "rematch": (Connection._on_rematch, None),
     "say": (Connection._on_say, None),
-    "advice": (Connection._on_hint, ConnectionLimits.coach),
-    "review": (Connection._on_hint, ConnectionLimits.coach),
+    "advice": (Connection._on_coach, ConnectionLimits.coach),
+    "review": (Connection._on_coach, ConnectionLimits.coach),
     "leave": (Connection._on_leave, None),
 }
 """Each message type (``messages.TYPES``, in its order): its handler, and the budget it spends
