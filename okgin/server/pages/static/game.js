@@ -22,6 +22,7 @@
       document.dispatchEvent(new CustomEvent("okgin:open", { detail: { send } }));
       const game = localStorage.getItem(GAME_KEY);
       if (document.body.dataset.room) { /* room.js has sent "enter" */ }
+      else if (newWhileAway) { send(newWhileAway); newWhileAway = null; }  // the player's choice wins
       else if (game) send({ type: "join", game, token: localStorage.getItem(TOKEN_KEY) || undefined });
       else newGame();
       send({ type: "options", coach: !!Settings.options.coach });
@@ -39,8 +40,10 @@
     // Ids only grow on a connection (the server refuses a replay), so this is their one source.
     if (NUMBERED.includes(message.type)) message.id = nextId++;
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    else if (message.type === "new") newWhileAway = message;  // Rematch or New game while reconnecting
     return message.id;
   }
+  let newWhileAway = null;
   function newGame(rules = Settings.currentRules(), opponents = Settings.options.levels) {
     queue = []; lifted = null; order = []; resultShown = null; sortMode = "melds";
     if ($("result").open) $("result").close();
