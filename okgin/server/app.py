@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
 from okgin.server.pages.profile import profile_routes
+from okgin.server.pages.public_games import public_routes
 from okgin.server.pages.site import (
     STATIC,
     history_page,
@@ -112,6 +113,7 @@ def create_app(
         Route("/metrics", metrics_page),
         *coach_routes(),
         *profile_routes(),
+        *public_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
