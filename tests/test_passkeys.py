@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,10 @@ from starlette.applications import Starlette
 from test_accounts import PASSWORD, Browser, _game_of, _player
 
 from okgin.server import create_app
+from okgin.server.players.accounts import Accounts
+from okgin.server.players.identity import Players
+from okgin.server.players.passkeys import Passkeys
+from okgin.server.store.storage import Store
 
 HOST = "http://localhost"
 
@@ -261,3 +266,21 @@ def test_deleting_the_account_deletes_its_passkeys(app: Starlette, db: Path) -> 
         assert player not in "\n".join(connection.iterdump())
     refused = _signed_in(_guest(app), key)
     assert refused.status_code == 403
+
+
+def test_an_expired_challenge_is_refused_and_swept(app: Starlette, db: Path) -> None:
+    ann = _account(app)
+    key = SoftPasskey()
+    options = _call(ann, "/account/passkeys/register/options", {}).json()
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE passkey_challenges SET expires = ?", (time.time() - 1,))
+    late = _call(ann, "/account/passkeys/register", {"name": "x", "credential": key.created(options, HOST)})
+    assert late.status_code == 400 and "has expired" in late.json()["error"]
+    assert _rows(db, "SELECT count(*) FROM passkeys") == [(0,)]
+    _call(ann, "/account/passkeys/sign-in/options", {})
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE passkey_challenges SET expires = ?", (time.time() - 1,))
+    store = Store(f"sqlite:///{db}")
+    assert Passkeys(Accounts(Players(store.engine))).forget_expired(time.time()) == 1
+    store.close()
+    assert _rows(db, "SELECT count(*) FROM passkey_challenges") == [(0,)]

@@ -3,7 +3,8 @@ profile page and adds a passkey (Chromium's virtual authenticator, through the D
 protocol), signs in from a second browser context and sees the same history there, chooses a
 name there that fills the room's name field, and signs the first one out from the second; a
 third context signs in with the passkey (moved to its authenticator), removes it and is then
-refused; and the account is deleted with all its data.
+refused; and the account is deleted with all its data. A browser without WebAuthn is shown
+no passkey button.
 
 Served as http://localhost:PORT: WebAuthn refuses an IP address as the relying party."""
 
@@ -69,15 +70,18 @@ def test_a_guest_plays_makes_an_account_and_sees_the_same_history_elsewhere(
     assert credential["rpId"] == "localhost" and credential["isResidentCredential"]
 
     other = new_context(browser)
+    other.add_init_script("delete window.PublicKeyCredential")  # a browser without WebAuthn
     phone = other.new_page()
     phone.goto(site + "/history")
     expect(phone.locator("main")).to_contain_text("No finished games yet.")
     phone.goto(site + "/profile")
+    expect(phone.locator("#passkey-sign-in")).to_be_hidden()
     phone.fill('form[action="/account/sign-in"] input[name="username"]', "table-ann")
     phone.fill('form[action="/account/sign-in"] input[name="password"]', PASSWORD)
     phone.click('form[action="/account/sign-in"] button')
     expect(phone.locator("p.lead")).to_contain_text("signed in as table-ann")
     expect(phone.locator("ul.devices li")).to_have_count(2)
+    expect(phone.locator("#passkey-create")).to_be_hidden()
     phone.goto(site + "/history")
     expect(phone.locator(f'a[href="{game}"]')).to_have_count(1)
 
