@@ -88,6 +88,8 @@ def test_a_passkey_added_on_the_profile_signs_in_on_another_browser(app: Starlet
     answer = _signed_in(phone, key)
     assert answer.status_code == 200 and answer.json()["to"] == "/profile"
     assert phone.cookie != before  # a new session id, as a password sign-in gives
+    fixed = Browser(app, base=HOST, cookies={"okgin_session": before})
+    assert "signed in" not in fixed.go("GET", "/profile").text  # the old id is nobody now
     assert "signed in as <b>ann</b>" in phone.go("GET", "/profile").text
     assert f"/games/{game}/replay" in phone.go("GET", "/history").text
     ((count, used),) = _rows(db, "SELECT sign_count, last_used FROM passkeys")
@@ -283,4 +285,22 @@ def test_an_expired_challenge_is_refused_and_swept(app: Starlette, db: Path) -> 
     store = Store(f"sqlite:///{db}")
     assert Passkeys(Accounts(Players(store.engine))).forget_expired(time.time()) == 1
     store.close()
+    assert _rows(db, "SELECT count(*) FROM passkey_challenges") == [(0,)]
+
+
+def test_the_relying_party_is_the_allowed_host_the_request_came_by(db: Path) -> None:
+    app = create_app(f"sqlite:///{db}", hosts=("localhost", "gin.example.org"))
+    ann = Browser(app, base="http://gin.example.org")
+    ann.go("GET", "/")
+    ann.post("/account/create", username="ann", password=PASSWORD)
+    options = _call(ann, "/account/passkeys/register/options", {}).json()
+    assert options["rp"]["id"] == "gin.example.org"
+    key = SoftPasskey()
+    wrong = _call(ann, "/account/passkeys/register", {"credential": key.created(options, HOST)})
+    assert wrong.status_code == 400 and "origin" in wrong.json()["error"]
+    options = _call(ann, "/account/passkeys/register/options", {}).json()
+    right = key.created(options, "http://gin.example.org")
+    assert _call(ann, "/account/passkeys/register", {"credential": right}).status_code == 200
+    elsewhere = Browser(app, base="http://evil.example")  # a Host not allowed: refused before us
+    assert elsewhere.go("POST", "/account/passkeys/sign-in/options").status_code == 400
     assert _rows(db, "SELECT count(*) FROM passkey_challenges") == [(0,)]
