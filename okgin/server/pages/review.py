@@ -121,7 +121,8 @@ def _steps(record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def review_page(request: Request) -> Response:
-    """The asker's review of one hand of a finished game they played (``?hand=N``, default 1)."""
+    """The asker's review of one hand of a finished game they played, or of a public game from
+    the seat they choose (``?hand=N``, default 1; ``?seat=N``, default 0)."""
     try:
         asked = _asked_seat(request)
     except ValueError as error:
