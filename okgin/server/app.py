@@ -84,6 +84,7 @@ def create_app(
     presence = make_presence(broker_url, PROCESS)
     hall = Hall(RoomStore(store), broker, thinking, presence)
     players = Players(store.engine)
+    limiter = Limiter(limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -100,7 +101,8 @@ def create_app(
         store.close()
 
     app = Starlette(lifespan=lifespan, middleware=[
-        Middleware(SecurityHeaders, hosts), Middleware(Sessions, players=players, secure=secure_cookies),
+        Middleware(SecurityHeaders, hosts), Middleware(Sessions, players=players, secure=secure_cookies,
+                                                     may_make_guest=limiter.may_make_guest),
     ],
                     exception_handlers={StorageError: _store_failed}, routes=[
         Route("/", index),
@@ -123,7 +125,7 @@ def create_app(
     app.state.secure_cookies = secure_cookies
     app.state.hosts = frozenset(host.lower() for host in hosts)
     app.state.metrics = Metrics(lambda: len(hall))
-    app.state.limiter = Limiter(limits)
+    app.state.limiter = limiter
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
     return app
 

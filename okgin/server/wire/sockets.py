@@ -69,7 +69,6 @@ class Connection:
 
     def __init__(
         self, websocket: WebSocket, hall: Hall, limits: ConnectionLimits, settings: Settings,
-        player: bool = False,
     ) -> None:
         self.websocket = websocket
         self.hall = hall
@@ -81,8 +80,6 @@ class Connection:
         self._last_id: int | None = None
         self._refused = 0
         self._malformed = 0
-        self._player = player
-        """Counted as a returning player (against its seat, not its address)."""
         self.metrics: Metrics = websocket.app.state.metrics
         self.players: Players = websocket.app.state.players
         session = session_of(websocket)
@@ -249,9 +246,7 @@ class Connection:
         if seat is None:
             raise WireError("that seat token is not valid here: open the link again to watch",
                             Code.BAD_TOKEN)
-        if not self._player:
-            self._player = True
-            self.limits.player(f"{live.room.code}:{seat}")
+        self.limits.returned(f"{live.room.code}:{seat}")
         return seat
 
     # -- in a room ------------------------------------------------------------------------
@@ -377,6 +372,9 @@ class Connection:
         if self.live is not live or self.watcher.seat != seat:
             await self._leave()
         self.live = live
+        if seat is not None:  # a real player from now on: limited as itself, not as its address
+            self.limits.player(f"player {self.player_id}" if self.player_id is not None
+                               else f"seat {live.room.code}:{seat}")
         self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach, only_game)
         code = live.room.code if only_game is None else None  # an id never leads to the room
         joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": code,
@@ -436,9 +434,10 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     limiter: Limiter = state.limiter
     address = websocket.client.host if websocket.client else "unknown"
+    session = session_of(websocket)
     first: str | None = None
     try:
-        limits = limiter.for_connection(address)
+        limits = limiter.for_connection(address, None if session is None else session.player)
     except RateLimited as error:  # only a player coming back with its seat token is read on
         try:
             limits, first = await returning_player(websocket, state.hall, limiter, address, error)
@@ -447,4 +446,4 @@ async def game_socket(websocket: WebSocket) -> None:
             with contextlib.suppress(Exception):
                 await websocket.close(1008, str(refused))
             return
-    await Connection(websocket, state.hall, limits, settings, player=first is not None).run(first)
+    await Connection(websocket, state.hall, limits, settings).run(first)
