@@ -127,6 +127,30 @@ def test_players_behind_one_address_each_have_their_own_budgets() -> None:
         ann_again.new_game()
 
 
+def test_a_flooder_that_makes_itself_many_players_is_held_by_its_addresss_ceiling() -> None:
+    """Each new player (a guest, a seat) has a connection's budgets, and one address can make
+    players only so fast; still, what all of an address's players may do together has a ceiling
+    (here 3 of each, far above what people at a person's pace need by default)."""
+    limiter = Limiter(Limits(address_player_coach=0.001, address_player_coach_burst=3,
+                             address_player_games=0.001, address_player_game_burst=3,
+                             address_player_messages=0.001, address_player_message_burst=3))
+    made = [limiter.for_connection("10.0.0.1", f"guest {n}") for n in range(4)]
+    for n, connection in enumerate(made):
+        connection.player(f"player guest {n}")
+    for connection in made[:3]:
+        connection.coach()
+        connection.new_game()
+        assert connection.message() is None
+    with pytest.raises(RateLimited, match="coach questions from your address"):
+        made[3].coach()
+    with pytest.raises(RateLimited, match="new games from your address"):
+        made[3].new_game()
+    assert str(made[3].message()) == "too many messages from your address: slow down"
+    elsewhere = limiter.for_connection("10.0.0.2", "guest 9")
+    elsewhere.player("player guest 9")
+    elsewhere.coach()
+
+
 def test_pages_with_sessions_open_at_once_within_their_addresss_budget_for_people() -> None:
     """A class opening the page at once: each session's connection spends the session's
     budget and the address's budget for people (here 3); past it, a page is anonymous, on the

@@ -43,6 +43,16 @@ class Limits:
     coach_burst: float = 10.0
     address_coach: float = 4.0
     address_coach_burst: float = 20.0
+    # The players behind one address together: each seated player has a connection's budgets,
+    # and an address may make players (guests, seats) only so fast; this ceiling bounds what a
+    # flooder gains by making many, far above what a school of people at a person's pace needs
+    # (a question a turn, a game every few minutes, a few messages a turn).
+    address_player_messages: float = 2000.0
+    address_player_message_burst: float = 5000.0
+    address_player_games: float = 10.0
+    address_player_game_burst: float = 200.0
+    address_player_coach: float = 40.0
+    address_player_coach_burst: float = 200.0
     # A flooder closed for flooding opens another connection: each costs a handshake and the
     # reading of what it sends before it is closed again, so they are limited per address too.
     # The burst is what a few tabs opened at once need, not more: an idle flooder's full
@@ -127,7 +137,8 @@ class AddressBuckets:
 
 
 NO_ADDRESS_LIMITS = Limits(address_messages=0, address_games=0, address_coach=0, address_connections=0,
-                           address_token_failures=0, address_session_connections=0, address_guests=0)
+                           address_token_failures=0, address_session_connections=0, address_guests=0,
+                           address_player_messages=0, address_player_games=0, address_player_coach=0)
 """For a load test from one address (`okgin serve --no-address-limits`)."""
 
 
@@ -144,6 +155,10 @@ class Limiter:
         self.player_messages = AddressBuckets(limit.messages, limit.message_burst)
         self.player_games = AddressBuckets(limit.games, limit.game_burst)
         self.player_coaching = AddressBuckets(limit.coach, limit.coach_burst)
+        self.players_messages = AddressBuckets(
+            limit.address_player_messages, limit.address_player_message_burst)
+        self.players_games = AddressBuckets(limit.address_player_games, limit.address_player_game_burst)
+        self.players_coaching = AddressBuckets(limit.address_player_coach, limit.address_player_coach_burst)
         self.connections = AddressBuckets(limit.address_connections, limit.address_connection_burst)
         self._seats = AddressBuckets(limit.seat_connections, limit.seat_connection_burst)
         self._sessions = AddressBuckets(limit.session_connections, limit.session_connection_burst)
@@ -224,10 +239,13 @@ class ConnectionLimits:
         address) sends too many."""
         if not self._messages.take():
             return RateLimited(f"too many messages: at most {self._limiter.limits.messages:g} a second")
+        limiter = self._limiter
         if self.owner is not None:
-            if not self._limiter.player_messages.take(self.owner):
-                return RateLimited(f"too many messages: at most {self._limiter.limits.messages:g} a second")
-        elif not self._limiter.messages.take(self._address):
+            if not limiter.player_messages.take(self.owner):
+                return RateLimited(f"too many messages: at most {limiter.limits.messages:g} a second")
+            if not limiter.players_messages.take(self._address):
+                return RateLimited("too many messages from your address: slow down")
+        elif not limiter.messages.take(self._address):
             return RateLimited("too many messages from your address: slow down")
         return None
 
@@ -235,10 +253,10 @@ class ConnectionLimits:
         """Count one new game or room. Raises RateLimited when too many are made too fast."""
         if not self._games.take():
             raise RateLimited("too many new games: wait a few seconds")
-        if self.owner is not None:
-            if not self._limiter.player_games.take(self.owner):
-                raise RateLimited("too many new games: wait a few seconds")
-        elif not self._limiter.games.take(self._address):
+        limiter, address = self._limiter, self._address
+        if self.owner is not None and not limiter.player_games.take(self.owner):
+            raise RateLimited("too many new games: wait a few seconds")
+        if not (limiter.games if self.owner is None else limiter.players_games).take(address):
             raise RateLimited("too many new games from your address: wait a few seconds")
 
     def coach(self) -> None:
@@ -246,8 +264,8 @@ class ConnectionLimits:
         too_many = f"too many coach questions: at most {self._limiter.limits.coach:g} a second"
         if not self._coach.take():
             raise RateLimited(too_many)
-        if self.owner is not None:
-            if not self._limiter.player_coaching.take(self.owner):
-                raise RateLimited(too_many)
-        elif not self._limiter.coaching.take(self._address):
+        limiter, address = self._limiter, self._address
+        if self.owner is not None and not limiter.player_coaching.take(self.owner):
+            raise RateLimited(too_many)
+        if not (limiter.coaching if self.owner is None else limiter.players_coaching).take(address):
             raise RateLimited("too many coach questions from your address: wait a few seconds")
