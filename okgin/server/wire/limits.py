@@ -4,8 +4,8 @@ messages, new games, coach questions, new connections and new guests.
 A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each message spends one.
 An empty bucket refuses with a clear error, so one client flooding the server costs the
 others nothing but the reading of its frames. Many people may share one address (an office,
-a school, a phone carrier's NAT), so a connection known to be a real player (its session or
-its seat token took a seat) spends its player's budgets, as strict as one connection's, not
+a school, a phone carrier's NAT), so a connection known to be a real player (its session took
+a seat, or it presented a valid seat token) spends its player's budgets, as strict as one connection's, not
 its address's; anonymous connections (no session, or a session with no seat) share their
 address's. A new connection with a session spends its session's connection budget and its
 address's budget for people; one without spends its address's, unless it presents a valid seat

@@ -247,6 +247,7 @@ class Connection:
             raise WireError("that seat token is not valid here: open the link again to watch",
                             Code.BAD_TOKEN)
         self.limits.returned(f"{live.room.code}:{seat}")
+        self.limits.player(self._owner(live, seat))
         return seat
 
     # -- in a room ------------------------------------------------------------------------
@@ -345,6 +346,12 @@ class Connection:
 
     # -- helpers --------------------------------------------------------------------------
 
+    def _owner(self, live: LiveRoom, seat: int) -> str:
+        """Whose budgets a seated page spends: its session's player, else (a program that came
+        back with a seat token) its seat's. A page without a session that only made a game is
+        not known to be a person: it stays on its address's budgets (see ``limits``)."""
+        return f"player {self.player_id}" if self.player_id is not None else f"seat {live.room.code}:{seat}"
+
     def _seed(self, message: Message) -> int | None:
         seed = seed_field(message)
         if seed is not None and not self.settings.allow_seeds:
@@ -372,9 +379,8 @@ class Connection:
         if self.live is not live or self.watcher.seat != seat:
             await self._leave()
         self.live = live
-        if seat is not None:  # a real player from now on: limited as itself, not as its address
-            self.limits.player(f"player {self.player_id}" if self.player_id is not None
-                               else f"seat {live.room.code}:{seat}")
+        if seat is not None and self.player_id is not None:  # a session took a seat: a real player
+            self.limits.player(self._owner(live, seat))
         self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach, only_game)
         code = live.room.code if only_game is None else None  # an id never leads to the room
         joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": code,
