@@ -195,3 +195,19 @@ def test_two_stakes_of_the_same_chips_at_once_on_postgresql_take_them_once(postg
     assert outcomes == [([400, 600], 400)] * rounds
     assert _conserved(store) == (rounds * DAILY_CHIPS, rounds * DAILY_CHIPS, 400)
     store.close()
+
+
+def test_a_deleted_players_chips_pass_to_nobody_and_stay_counted(tmp_path: Path) -> None:
+    store, wallets, players = _store(f"sqlite:///{tmp_path / 'c.db'}")
+    _seat(players, "room", ["ann", "bob"])
+    _stake(store, "g1", "room", 100, [0, 1])
+    with store.engine.begin() as db:
+        chips.forget(db, "ann")
+    with store.engine.begin() as db:  # her held stake still pays out, into the wallet naming nobody
+        assert chips.pay_out(db, "g1", {0: 150, 1: 50})
+    with store.engine.connect() as db:
+        named = db.execute(select(func.count()).select_from(chip_ledger)
+                           .where(chip_ledger.c.player == "ann")).scalar()
+        gone = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player.like("gone-%"))).all()
+    assert named == 0 and gone == [(1050,)] and wallets.balance("bob") == 950
+    assert _conserved(store)[:2] == (2000, 2000)

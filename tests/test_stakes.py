@@ -36,6 +36,8 @@ def test_with_a_computer_seat_the_peoples_pool_goes_to_the_people() -> None:
     assert split_among(200, [0, 1], [10, 40, 0], [20, 10, 150], 2, PrizeRules()) == {0: 180, 1: 20}
     assert split_among(200, [0, 1], [10, 40, 0], [20, 10, 150], 2, PrizeRules()) == dict(
         enumerate(split_pool(200, 0, [10, 40])))
+    # docs/rules.md's example: Ruby (seat 2) won; Bob (1) has 80, Ann (0) 84 penalty points.
+    assert split_among(200, [0, 1], [84, 80, 37], [-74, -55, -7], 2, PrizeRules()) == {0: 46, 1: 154}
     # Level on penalty points: the higher score counts as the winner.
     assert split_among(200, [0, 1], [10, 10, 0], [20, 40, 150], 2, PrizeRules()) == {0: 50, 1: 150}
     # One person with computer players: their stake comes back whole.

@@ -16,6 +16,7 @@ the ledger holds one row per game, seat and kind. Every call blocks: run it in a
 from __future__ import annotations
 
 import datetime
+import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -186,6 +187,14 @@ def refund(db: Connection, game: str) -> bool:
     for seat, (player, amount) in sorted(stakes.items()):
         _credit(db, player, "refund", -amount, game, seat)
     return True
+
+
+def forget(db: Connection, player: str) -> None:
+    """A deleted player's wallet and ledger lines pass to a new random id that names nobody: the
+    chips stay counted (a held pool still pays out whole), and no row names the player."""
+    gone = "gone-" + secrets.token_urlsafe(16)
+    db.execute(update(chip_wallets).where(chip_wallets.c.player == player).values(player=gone))
+    db.execute(update(chip_ledger).where(chip_ledger.c.player == player).values(player=gone))
 
 
 def held_pools(db: Connection, games: Iterable[str]) -> list[str]:
