@@ -45,6 +45,12 @@ def _player(db: Path, cookie: str) -> str:
     return str(player)
 
 
+def _set_balance(db: Path, cookie: str, chips: int) -> None:
+    with sqlite3.connect(db) as connection:
+        player = _player(db, cookie)
+        connection.execute("UPDATE chip_wallets SET balance = ? WHERE player = ?", (chips, player))
+
+
 def _rows(db: Path, query: str, *args: object) -> list[tuple[Any, ...]]:
     with sqlite3.connect(db) as connection:
         return connection.execute(query, args).fetchall()
@@ -53,8 +59,7 @@ def _rows(db: Path, query: str, *args: object) -> list[tuple[Any, ...]]:
 def test_a_staked_table_of_three_pays_its_pool_by_okgin_prizes_once(server: ServerProcess) -> None:
     ann, bob, cy = (new_guest(server.url) for _ in range(3))
     httpx.get(server.url + "/profile", cookies={"okgin_session": cy})  # today's chips: 1000
-    with sqlite3.connect(server.db) as connection:  # Cy has lost 960 of them elsewhere
-        connection.execute("UPDATE chip_wallets SET balance = 40 WHERE player = ?", (_player(server.db, cy),))
+    _set_balance(server.db, cy, 40)  # Cy has lost 960 of them elsewhere
 
     async def go() -> dict[str, Any]:
         host = await open_room(server.ws_url, 3, "Ann", SHORT, cookie=ann)
@@ -115,6 +120,34 @@ def test_a_staked_table_of_three_pays_its_pool_by_okgin_prizes_once(server: Serv
         (800 + shares[0],)]
     assert f"<b id=chip-balance>{800 + shares[0]}</b>" in out["profile"]
     assert out["profile"].count("<td>-100</td>") == 2 and "Daily chips" in out["profile"]
+
+
+def test_a_start_with_one_player_short_takes_nobodys_stake(server: ServerProcess) -> None:
+    ann, bob = new_guest(server.url), new_guest(server.url)
+
+    async def go() -> dict[str, Any]:
+        host = await open_room(server.ws_url, 2, "Ann", SHORT, cookie=ann)
+        guest = await take_seat(server.ws_url, host.room or "", 1, "Bob", cookie=bob)
+        assert (await host.request({"type": "stake", "stake": 100}))["type"] == "ack"
+        _set_balance(server.db, bob, 40)  # Bob's chips went to another table meanwhile
+        refused = await host.request({"type": "start"})
+        fresh = await Client.connect(server.ws_url)  # the room as the server holds it now
+        await fresh.request({"type": "enter", "room": host.room})
+        room = fresh.room_state
+        await fresh.close()
+        await guest.close()
+        await host.close()
+        return {"refused": refused, "room": room}
+
+    out = run(go())
+    assert out["refused"]["code"] == "refused"
+    assert out["refused"]["message"] == ("Bob has 40 chips, fewer than the stake of 100: lower the stake, "
+                                         "or wait for tomorrow's chips")
+    assert out["room"]["phase"] == "lobby" and out["room"]["game"] is None and out["room"]["staked"] == []
+    assert _rows(server.db, "SELECT balance FROM chip_wallets WHERE player = ?", _player(server.db, ann)) == [
+        (1000,)]
+    assert _rows(server.db, "SELECT count(*) FROM chip_pools") == [(0,)]
+    assert _rows(server.db, "SELECT count(*) FROM chip_ledger WHERE kind = 'stake'") == [(0,)]
 
 
 def test_an_abandoned_staked_game_gives_every_stake_back(tmp_path: Path) -> None:
