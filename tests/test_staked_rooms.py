@@ -1,11 +1,13 @@
 """Staked rooms over a real server: the host's stake refused when it is not one, a seat refused
 to a player short of chips, a 3-seat game paying its pool out by okgin.prizes once, a rematch
-staking again, the profile's chips; and an abandoned staked game refunded."""
+staking again, the profile's chips, a start with a player short taking nothing; and in the
+store, a game's end saved by two processes paying once, an abandoned staked game refunded."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -17,6 +19,7 @@ import pytest
 from scripted_client import Client, new_guest, open_room, run, take_seat, wait_for
 from server_process import ServerProcess
 
+from okgin.bots import make_player
 from okgin.record import replay
 from okgin.rules import preset
 from okgin.server.players.identity import Players
@@ -25,7 +28,7 @@ from okgin.server.rooms.room import Room
 from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.stakes import TableStakes, game_penalties, split_among
 from okgin.server.store.chips import Wallets
-from okgin.server.store.room_store import GameWrite
+from okgin.server.store.room_store import Conflict, GameWrite
 from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma-multiplayer", "target": 30}
@@ -150,19 +153,58 @@ def test_a_start_with_one_player_short_takes_nobodys_stake(server: ServerProcess
     assert _rows(server.db, "SELECT count(*) FROM chip_ledger WHERE kind = 'stake'") == [(0,)]
 
 
-def test_an_abandoned_staked_game_gives_every_stake_back(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-    rooms, players, wallets = RoomStore(store), Players(store.engine), Wallets(store.engine)
-    room, _ = Room.create(preset("oklahoma"), 2, "Ann")
+def _staked_room(store: Store, stake: int) -> tuple[RoomStore, Room, Game]:
+    """A 2-seat room of Ann and Bob with ``stake``, its game begun and saved (stakes taken)."""
+    rooms, players = RoomStore(store), Players(store.engine)
+    room, _ = Room.create(preset("oklahoma").replace(target=25), 2, "Ann")
     room.sit(1, "Bob")
-    room.set_stakes(0, TableStakes.read(300))
+    room.set_stakes(0, TableStakes.read(stake))
     rooms.create(room)
     for seat, player in enumerate(("ann", "bob")):
         players.sat_in_room(room.code, seat, player)
     game = Game.deal(room.rules, seed=3)
     room.start(0, game.id)
-    rooms.save(room, GameWrite(game.id, 0, game.unsaved(), room.levels(), head=game.head(room.names),
-                               stakes=(300, (0, 1))))
+    rows = game.unsaved()
+    rooms.save(room, GameWrite(game.id, 0, rows, room.levels(), head=game.head(room.names),
+                               stakes=(stake, (0, 1))))
+    game.saved(len(rows))
+    return rooms, room, game
+
+
+def test_a_games_last_move_saved_twice_pays_once(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    rooms, room, game = _staked_room(store, 100)
+    bots = [make_player("easy", random.Random(seat)) for seat in range(2)]
+    while not game.match.over:
+        if game.match.current is None:
+            game.next_hand()
+        else:
+            seat = game.to_act()
+            assert seat is not None
+            game.apply(bots[seat].act(game.match.view(seat)))
+    final = game.match.final
+    assert final is not None
+    shares = split_among(200, [0, 1], game_penalties(game.match), final.scores, final.winner,
+                         room.stakes.prizes)
+    # Two processes hold the room at the same version and both save the game's end with its payout.
+    first, second = rooms.load(room.code), rooms.load(room.code)
+    assert first is not None and second is not None
+    for copy in (first, second):
+        copy.finish()
+    write = GameWrite(game.id, game.version, game.unsaved(), room.levels(), winner=final.winner,
+                      scores=final.scores, payout=shares)
+    rooms.save(first, write)
+    with pytest.raises(Conflict):
+        rooms.save(second, write)
+    wallets = Wallets(store.engine)
+    assert [wallets.balance(p) for p in ("ann", "bob")] == [900 + shares[0], 900 + shares[1]]
+    assert wallets.pool(game.id) == (200, "paid") and sum(shares.values()) == 200
+
+
+def test_an_abandoned_staked_game_gives_every_stake_back(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    rooms, room, game = _staked_room(store, 300)
+    wallets = Wallets(store.engine)
     assert [wallets.balance(p) for p in ("ann", "bob")] == [700, 700]
     assert rooms.remove_idle(time.time() + 60) == [room.code]
     assert [wallets.balance(p) for p in ("ann", "bob")] == [1000, 1000]
