@@ -32,7 +32,6 @@ from okgin.server.store.schema import chip_ledger, chip_pools, chip_wallets, roo
 
 DAILY_CHIPS = 1000
 """A wallet below this is topped up to it once per UTC day (the only way chips are made)."""
-KINDS = ("grant", "stake", "payout", "refund")
 
 
 class ChipsError(OkginError):
@@ -77,9 +76,6 @@ class Wallets:
         """``player``'s chips, after today's grant if they have not had it yet."""
         with storage_errors("could not read your chips"), self.engine.begin() as db:
             return grant(db, player, now)
-
-    def balances(self, players: Iterable[str], now: float | None = None) -> dict[str, int]:
-        return {player: self.balance(player, now) for player in set(players)}
 
     def ledger(self, player: str, limit: int = 10) -> list[Line]:
         """``player``'s last ``limit`` movements, newest first."""
