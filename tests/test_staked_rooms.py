@@ -48,7 +48,10 @@ def _player(db: Path, cookie: str) -> str:
     return str(player)
 
 
-def _set_balance(db: Path, cookie: str, chips: int) -> None:
+def _set_balance(server: ServerProcess, cookie: str, chips: int) -> None:
+    """The player's chips set to ``chips`` (after today's grant, taken on their profile page)."""
+    db = server.db
+    httpx.get(server.url + "/profile", cookies={"okgin_session": cookie})
     with sqlite3.connect(db) as connection:
         player = _player(db, cookie)
         connection.execute("UPDATE chip_wallets SET balance = ? WHERE player = ?", (chips, player))
@@ -61,8 +64,7 @@ def _rows(db: Path, query: str, *args: object) -> list[tuple[Any, ...]]:
 
 def test_a_staked_table_of_three_pays_its_pool_by_okgin_prizes_once(server: ServerProcess) -> None:
     ann, bob, cy = (new_guest(server.url) for _ in range(3))
-    httpx.get(server.url + "/profile", cookies={"okgin_session": cy})  # today's chips: 1000
-    _set_balance(server.db, cy, 40)  # Cy has lost 960 of them elsewhere
+    _set_balance(server, cy, 40)  # Cy has lost 960 of them elsewhere
 
     async def go() -> dict[str, Any]:
         host = await open_room(server.ws_url, 3, "Ann", SHORT, cookie=ann)
@@ -131,8 +133,12 @@ def test_a_start_with_one_player_short_takes_nobodys_stake(server: ServerProcess
     async def go() -> dict[str, Any]:
         host = await open_room(server.ws_url, 2, "Ann", SHORT, cookie=ann)
         guest = await take_seat(server.ws_url, host.room or "", 1, "Bob", cookie=bob)
+        _set_balance(server, bob, 40)  # Bob's chips went to another table
+        too_much = await host.request({"type": "stake", "stake": 100})
+        unchanged = host.room_state
+        _set_balance(server, bob, 1000)  # ... and came back
         assert (await host.request({"type": "stake", "stake": 100}))["type"] == "ack"
-        _set_balance(server.db, bob, 40)  # Bob's chips went to another table meanwhile
+        _set_balance(server, bob, 40)  # ... and went again, after the stake was set
         refused = await host.request({"type": "start"})
         fresh = await Client.connect(server.ws_url)  # the room as the server holds it now
         await fresh.request({"type": "enter", "room": host.room})
@@ -140,9 +146,12 @@ def test_a_start_with_one_player_short_takes_nobodys_stake(server: ServerProcess
         await fresh.close()
         await guest.close()
         await host.close()
-        return {"refused": refused, "room": room}
+        return {"too_much": too_much, "unchanged": unchanged, "refused": refused, "room": room}
 
     out = run(go())
+    assert (out["too_much"]["code"], out["too_much"]["message"]) == (
+        "refused", "Bob has 40 chips, fewer than a stake of 100")
+    assert out["unchanged"]["stake"] == 0
     assert out["refused"]["code"] == "refused"
     assert out["refused"]["message"] == ("Bob has 40 chips, fewer than the stake of 100: lower the stake, "
                                          "or wait for tomorrow's chips")
