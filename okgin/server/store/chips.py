@@ -135,24 +135,32 @@ def take_stakes(db: Connection, game: str, room: str, stake: int, seats: Sequenc
     """Take ``stake`` from the player of each of ``room``'s ``seats`` into ``game``'s new pool;
     returns the pool. Raises Short (or ChipsError) at the first seat that cannot pay: the
     caller's transaction then writes nothing, so a game's stakes are all taken or none."""
-    _check_stake(stake)
     players = _seat_players(db, room)
     missing = [seat for seat in seats if seat not in players]
     if missing:
         raise ChipsError(f"seat {missing[0]} has no player to stake chips: it needs a browser's page")
+    return take_pool(db, game, room, stake, {seat: players[seat] for seat in seats})
+
+
+def take_pool(db: Connection, pool: str, source: str, stake: int, players: Mapping[int, str]) -> int:
+    """Take ``stake`` from each ``players[place]`` into the new pool ``pool`` (a game's id; an
+    entry fee's pool would be a tournament's), made at ``source`` (a room's code); returns the
+    pool. Raises Short for the first place that cannot pay, ChipsError for a bad stake: the
+    caller's transaction then writes nothing. ``pay_out`` and ``refund`` settle it by place."""
+    _check_stake(stake)
     # Wallets are locked in one order (by player), so two starts sharing players never deadlock.
-    for seat in sorted(seats, key=lambda s: (players[s], s)):
-        player = players[seat]
+    for place in sorted(players, key=lambda p: (players[p], p)):
+        player = players[place]
         grant(db, player)
         left = db.execute(update(chip_wallets).where(
             chip_wallets.c.player == player, chip_wallets.c.balance >= stake)
             .values(balance=chip_wallets.c.balance - stake).returning(chip_wallets.c.balance)).scalar()
         if left is None:  # read again: another start may have taken chips since our grant's read
             balance = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player == player))
-            raise Short(seat, int(balance.scalar() or 0), stake)
-        _line(db, player, "stake", -stake, int(left), game, seat)
-    total = stake * len(seats)
-    db.execute(insert(chip_pools).values(game=game, room=room, stake=stake, total=total, status="held",
+            raise Short(place, int(balance.scalar() or 0), stake)
+        _line(db, player, "stake", -stake, int(left), pool, place)
+    total = stake * len(players)
+    db.execute(insert(chip_pools).values(game=pool, room=source, stake=stake, total=total, status="held",
                                          created=time.time()))
     return total
 

@@ -151,7 +151,8 @@ chip_wallets = Table(
 chip_pools = Table(
     "chip_pools",
     metadata,
-    # One row per staked game: the chips held from its seats until it is paid out or refunded.
+    # One row per staked game: the chips held from its seats until it is paid out or refunded
+    # (``chips.take_pool`` makes one for any id, e.g. a tournament's entry fees, and its source).
     Column("game", String(40), primary_key=True),
     Column("room", String(40), nullable=False),
     Column("stake", Integer, nullable=False),
