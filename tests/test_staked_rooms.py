@@ -110,7 +110,7 @@ def test_a_staked_table_of_three_pays_its_pool_by_okgin_prizes_once(server: Serv
     shares = split_among(200, [0, 1], game_penalties(match), final.scores, final.winner,
                          TableStakes.read(100).prizes)
     over = out["over"]["chips"]
-    assert over == {"game": out["first"], "pool": 200, "refunded": False,
+    assert over == {"game": out["first"], "pool": 200,
                     "shares": [shares[0], shares[1], None]}
     assert sum(shares.values()) == 200
     assert out["balances"] == [900 + shares[0], 900 + shares[1]]

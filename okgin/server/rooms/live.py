@@ -272,7 +272,7 @@ class LiveRoom:
         pool = room.stakes.stake * len(room.staked)
         shares = split_among(pool, room.staked, game_penalties(game.match), final.scores, final.winner,
                              room.stakes.prizes)
-        room.chips = {"game": game.id, "pool": pool, "refunded": False,
+        room.chips = {"game": game.id, "pool": pool,
                       "shares": [shares.get(seat) for seat in range(len(room.seats))]}
         return shares
 

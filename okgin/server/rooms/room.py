@@ -89,7 +89,7 @@ class Room:
     """The seats whose players staked the current game (its pool: the stake times as many)."""
     chips: dict[str, Any] | None = None
     """The last staked game's settlement: {"game", "pool", "shares" (chips per seat, None for a
-    seat that did not stake), "refunded"}."""
+    seat that did not stake)}."""
 
     # -- making one ----------------------------------------------------------------------
 

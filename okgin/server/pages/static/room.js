@@ -227,7 +227,7 @@
         ? `${seat.name}: no stake (a computer player)` : `${seat.name}: ${share} chips` });
     }));
     return el("section", { id: "chips-result", "aria-label": "Chips" },
-      el("h3", { text: chips.refunded ? `The pool of ${chips.pool} chips, refunded` : `The pool of ${chips.pool} chips` }), list);
+      el("h3", { text: `The pool of ${chips.pool} chips` }), list);
   }
 
   // Once a second: the turn timer, and each away seat's countdown to a computer player.
