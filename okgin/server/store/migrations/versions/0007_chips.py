@@ -4,7 +4,7 @@ No existing row changes: every player starts with an empty wallet and gets the d
 the first time their chips are looked at (okgin/server/store/chips.py, docs/players.md).
 
 Revision ID: 0007
-Revises: 0003
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0003"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
