@@ -171,7 +171,8 @@
     const parts = [el("h2", { text: room.phase === "lobby" ? "Waiting for players" : "At the table" })];
     if (room.phase === "lobby") parts.push(el("p", { class: "invite" }, "Invite friends: ", input, " ", copy));
     parts.push(el("ul", { id: "seats" }, ...room.seats.map(seatRow)));
-    parts.push(...stakeLine());
+    const [line, box] = stakeParts();
+    if (line) parts.push(line);
     const buttons = el("div", { class: "room-buttons" });
     if (room.phase === "lobby" && you === room.host) {
       buttons.append(...withError("start", el("button", { type: "button", id: "start-game", text: "Start game",
@@ -186,7 +187,8 @@
       buttons.append(...room.phrases.map((p) => el("button", { type: "button", class: "phrase", text: p, "data-key": `say-${p}`,
                                                                on: () => request({ type: "say", phrase: p }) })));
     }
-    parts.push(buttons, el("p", { id: "turn-timer", hidden: "" }), said);
+    // The host's stake box after the buttons: Start game stays in the window on a phone.
+    parts.push(buttons, ...(box ? [box] : []), el("p", { id: "turn-timer", hidden: "" }), said);
     panel.replaceChildren(...parts);
   }
 
@@ -194,10 +196,10 @@
   function stakeText() {
     return `Stake: ${room.stake} chips a person · the pool split ${room.split}, cutoff ${room.cutoff}`;
   }
-  function stakeLine() {
-    const parts = [];
-    if (room.stake) parts.push(el("p", { id: "stake-line", text: stakeText() }));
-    if (room.phase !== "lobby" || you !== room.host || room.solo) return parts;
+  // [the stake's line (or null), the host's box in the lobby (or null)]
+  function stakeParts() {
+    const line = room.stake ? el("p", { id: "stake-line", text: stakeText() }) : null;
+    if (room.phase !== "lobby" || you !== room.host || room.solo) return [line, null];
     const stake = el("input", { id: "stake", class: "stake-field", type: "number", min: "0", max: "1000", step: "1",
                                 inputmode: "numeric", "data-key": "stake-value", value: String(room.stake) });
     const split = el("select", { id: "stake-split", class: "stake-field", "data-key": "stake-split" },
@@ -210,12 +212,11 @@
       const number = (input) => (input.value.trim() === "" || Number.isNaN(Number(input.value)) ? input.value : Number(input.value));
       request({ type: "stake", stake: number(stake), split: split.value, cutoff: number(cutoff) }, "set-stake");
     } });
-    parts.push(el("fieldset", { id: "stake-box" }, el("legend", { text: "Play for chips (0: no stake)" }),
+    return [line, el("fieldset", { id: "stake-box" }, el("legend", { text: "Play for chips (0: no stake)" }),
       el("label", { class: "opt" }, el("b", { text: "Stake" }), " ", stake, " chips a person"),
       el("label", { class: "opt" }, el("b", { text: "Split" }), " ", split),
       el("label", { class: "opt" }, el("b", { text: "Cutoff" }), " ", cutoff, " penalty points"),
-      ...withError("set-stake", set)));
-    return parts;
+      ...withError("set-stake", set))];
   }
   // The game-over screen of a staked game: each seat's chips from the pool (text nodes only).
   function chipsSplit(game) {
