@@ -71,7 +71,7 @@
       el("label", { class: "opt" }, el("b", { text: "Your name" }), " ", name),
       el("label", { class: "opt" }, el("b", { text: "Seats" }), " ", seats),
       el("label", { class: "opt" }, el("b", { text: "Turn timer" }), " ", timer),
-      el("p", { class: "small", text: "The house rules you chose apply." }),
+      el("p", { class: "small", text: "The house rules you chose apply; a stake in play chips is set in the lobby." }),
       el("div", { class: "dialog-buttons" },
         el("button", { type: "button", text: "Cancel", on: () => dialog.close() }), create));
     document.body.append(dialog);
