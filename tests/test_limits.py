@@ -172,19 +172,21 @@ def test_an_address_makes_guests_only_so_fast_and_then_gets_pages_without_one(tm
     db = tmp_path / "games.db"
     app = create_app(f"sqlite:///{db}", limits=Limits(address_guests=0.001, address_guest_burst=3))
 
-    async def load(address: str) -> httpx.Response:
+    async def load(address: str, path: str = "/") -> httpx.Response:
         transport = httpx.ASGITransport(app=app, client=(address, 1234))
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as web:
-            return await web.get("/")
+            return await web.get(path)
 
     async def go() -> list[httpx.Response]:
-        return [await load(address) for address in ["10.0.0.1"] * 5 + ["10.0.0.2"]]
+        pages = [await load(address) for address in ["10.0.0.1"] * 5 + ["10.0.0.2"]]
+        return [*pages, await load("127.0.0.1", "/metrics")]
 
-    pages = run(go())
+    *pages, metrics = run(go())
     assert [page.status_code for page in pages] == [200] * 6
     assert ["set-cookie" in page.headers for page in pages] == [True] * 3 + [False] * 2 + [True]
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT count(*) FROM players").fetchall() == [(4,)]
+    assert 'okgin_refusals_total{reason="guests"} 2.0' in metrics.text
 
 
 PLAYERS = 50

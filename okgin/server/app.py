@@ -85,6 +85,14 @@ def create_app(
     hall = Hall(RoomStore(store), broker, thinking, presence)
     players = Players(store.engine)
     limiter = Limiter(limits)
+    metrics = Metrics(lambda: len(hall))
+
+    def may_make_guest(address: str) -> bool:
+        """An address within its guest budget (``Limiter``); a page past it is counted as refused."""
+        if limiter.may_make_guest(address):
+            return True
+        metrics.refused("guests")
+        return False
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -102,7 +110,7 @@ def create_app(
 
     app = Starlette(lifespan=lifespan, middleware=[
         Middleware(SecurityHeaders, hosts), Middleware(Sessions, players=players, secure=secure_cookies,
-                                                     may_make_guest=limiter.may_make_guest),
+                                                     may_make_guest=may_make_guest),
     ],
                     exception_handlers={StorageError: _store_failed}, routes=[
         Route("/", index),
@@ -124,7 +132,7 @@ def create_app(
     app.state.players = players
     app.state.secure_cookies = secure_cookies
     app.state.hosts = frozenset(host.lower() for host in hosts)
-    app.state.metrics = Metrics(lambda: len(hall))
+    app.state.metrics = metrics
     app.state.limiter = limiter
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
     return app
