@@ -28,6 +28,7 @@ from okgin.server.pages.site import (
     record_download,
     rules_api,
 )
+from okgin.server.pages.tournaments import tournament_routes
 from okgin.server.players.identity import Players
 from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
@@ -36,6 +37,9 @@ from okgin.server.rooms.live import PROCESS
 from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
+from okgin.server.store.tournament_store import TournamentStore
+from okgin.server.tournaments.director import Director
+from okgin.server.tournaments.events import Tournaments
 from okgin.server.wire.headers import DEFAULT_HOSTS, SecurityHeaders
 from okgin.server.wire.limits import Limiter, Limits
 from okgin.server.wire.messages import ID_PATTERN
@@ -81,13 +85,17 @@ def create_app(
     presence = make_presence(broker_url, PROCESS)
     hall = Hall(RoomStore(store), broker, thinking, presence)
     players = Players(store.engine)
+    tournaments = TournamentStore(store.engine)
+    director = Director(hall, tournaments, players, away_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await broker.start()
         sweeper = asyncio.create_task(_sweep(hall, players, idle_hours)) if idle_hours else None
         keeper = asyncio.create_task(hall.keep_presence())
+        directing = asyncio.create_task(director.run())
         yield
+        directing.cancel()
         keeper.cancel()
         if sweeper is not None:
             sweeper.cancel()
@@ -110,12 +118,15 @@ def create_app(
         Route("/metrics", metrics_page),
         *coach_routes(),
         *profile_routes(),
+        *tournament_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.store = store
     app.state.hall = hall
     app.state.players = players
+    app.state.tournaments = Tournaments(tournaments)
+    app.state.director = director
     app.state.secure_cookies = secure_cookies
     app.state.metrics = Metrics(lambda: len(hall))
     app.state.limiter = Limiter(limits)

@@ -21,6 +21,7 @@ from okgin.server.rooms.room import Phase
 from okgin.server.rooms.thinking import computer_player
 
 if TYPE_CHECKING:
+    from okgin.server.rooms.games import Game
     from okgin.server.rooms.live import LiveRoom
 
 log = logging.getLogger("okgin.server")
@@ -66,18 +67,30 @@ class Autoplay:
     async def _bot_turn(self) -> bool:
         live = self.live
         async with live.lock:
-            game = live.game
-            if game is None or live.room.phase is not Phase.PLAYING or not live.room.people:
-                return False  # (with nobody left at the table, the computers do not play on alone)
+            game, room = live.game, live.room
+            if game is None or room.phase is not Phase.PLAYING or not (room.people or room.tournament):
+                return False  # (with nobody left at a friends' table, the computers do not play on alone)
             seat = game.to_act()
-            level = live.room.levels()[seat] if seat is not None else None
-            if seat is None or level is None:
+            deal = seat is None and self._deals(game)
+            level = room.levels()[seat] if seat is not None else None
+            if not deal and (seat is None or level is None):
                 return False
-            view, moves = game.match.view(seat), game.moves
+            view = game.match.view(seat) if seat is not None else None
+            moves, hands = game.moves, len(game.match.hands)
+        if seat is None or level is None or view is None:  # a tournament's table nobody is at
+            await live.next_hand(hands)
+            return True
         action = await live.hall.thinking.decide(level, self._player(seat, level), view, game.rng)
         with contextlib.suppress(Stale):
             await live.apply(seat, action, (game, moves))
         return True
+
+    def _deals(self, game: Game) -> bool:
+        """A tournament's table between hands with no person playing (each seat a computer
+        player or a stand-in): nobody would press Next hand, so the computers deal it."""
+        room = self.live.room
+        return (room.tournament is not None and game.match.current is None and not game.match.over
+                and all(level is not None for level in room.levels()))
 
     def _player(self, seat: int, level: str) -> Player:
         key = (seat, level)

@@ -83,6 +83,10 @@ class Room:
     deadline: float | None = None
     """With a turn timer: when the person to act runs out of time (Unix time), the same for
     every process, so that no arrival or reconnection anywhere gives more time."""
+    tournament: str | None = None
+    """A tournament's table (its code): one match, no host, no rematch; its computer players
+    play on with nobody watching, deal the next hand when no person is there to, and stand in
+    for a person away past ``away_grace`` without anyone asking (see ``autoplay``)."""
 
     # -- making one ----------------------------------------------------------------------
 
@@ -110,6 +114,24 @@ class Room:
         room.seats[0].token_hash = hashed
         return room, token
 
+    @classmethod
+    def for_table(
+        cls, code: str, rules: Rules, seats: list[Seat], tournament: str, game_id: str,
+        away_grace: float = AWAY_GRACE,
+    ) -> Room:
+        """A tournament's table, playing at once: ``seats`` are its people (their seats found by
+        their player, so each token is made and thrown away) and its computer players."""
+        if len(seats) not in (2, 3, 4):
+            raise RoomError("a room has 2 to 4 seats")
+        for seat in seats:
+            if seat.kind == "person":
+                seat.token_hash = new_token()[1]
+        rules = rules.replace(players=len(seats)) if rules.players != len(seats) else rules
+        room = cls(code, rules, seats, host=-1, phase=Phase.PLAYING, away_grace=away_grace,
+                   tournament=tournament)
+        room._begin(game_id)
+        return room
+
     # -- what it says ---------------------------------------------------------------------
 
     @property
@@ -132,7 +154,7 @@ class Room:
             "rules": self.rules.to_json(), "target": self.rules.target,
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
-            "away_grace": self.away_grace,
+            "away_grace": self.away_grace, "tournament": self.tournament,
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -192,6 +214,17 @@ class Room:
             raise RoomError(f"{target.name} has been away only a moment: wait {wait} more seconds")
         target.stand_in = level
 
+    def stand_in_for(self, seat: int, now: float) -> bool:
+        """A tournament's table: a ``normal`` computer player plays for a person away past the
+        grace, with nobody to ask (the match's result counts). True if it changed the seat."""
+        target = self.seats[seat]
+        if self.tournament is None or target.kind != "person" or target.stand_in is not None:
+            return False
+        if target.away_since is None or now - target.away_since < self.away_grace:
+            return False
+        target.stand_in = "normal"
+        return True
+
     def clear(self, by: int | None, seat: int) -> None:
         """Host, in the lobby: empty a computer player's seat."""
         self._host_only(by)
@@ -213,6 +246,8 @@ class Room:
             raise RoomError("only the players can ask for a rematch")
         if self.phase is not Phase.FINISHED:
             raise RoomError("the game is not over yet")
+        if self.tournament is not None:
+            raise RoomError("a tournament's table plays one match: the next round is on its page")
         self._begin(game_id)
 
     def finish(self) -> None:
@@ -252,14 +287,14 @@ class Room:
         return {"rules": self.rules.to_json(), "seats": [asdict(seat) for seat in self.seats],
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
-                "deadline": self.deadline}
+                "deadline": self.deadline, "tournament": self.tournament}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
         return cls(code, Rules.from_json(data["rules"]), [Seat(**seat) for seat in data["seats"]],
                    data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
                    version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
-                   data.get("deadline"))
+                   data.get("deadline"), data.get("tournament"))
 
 
 def new_code() -> str:
