@@ -27,20 +27,21 @@ def summary(settings: Settings) -> str:
             f"{'; it starts when full' if settings.auto else ''}.")
 
 
-def live_section(event: StoredTournament, settings: Settings, player: str | None) -> str:
-    """The part of the page that changes: status, your table, standings, rounds."""
+def live_section(event: StoredTournament, settings: Settings, player: str | None, made: set[str]) -> str:
+    """The part of the page that changes: status, your table, standings, rounds. ``made``: the
+    current round's rooms that exist (earlier rounds' all do)."""
     names = {e.seed: _name(e.name, e.level) for e in event.entrants}
     mine = next((e.seed for e in event.entrants if player is not None and e.player == player), None)
     parts = [f'<p class=lead id=t-status data-status="{event.status}" data-round="{event.round}">'
              f"The tournament is {STATUS[event.status]}"
              + (f", round {event.round}" if event.status == "running" else "") + ".</p>"]
     if mine is not None and event.status == "running":
-        parts.append(_your_table(event, mine))
+        parts.append(_your_table(event, mine, made))
     if event.status == "open":
         parts.append(_entrants(event, settings, names))
     else:
         parts.append(_standings(event, settings, names, mine))
-        parts.append(_rounds(event, names, mine))
+        parts.append(_rounds(event, names, mine, made))
     return "".join(parts)
 
 
@@ -48,9 +49,11 @@ def _name(name: str, level: str | None) -> str:
     return html.escape(name) + (f" <small>({html.escape(level)})</small>" if level else "")
 
 
-def _your_table(event: StoredTournament, mine: int) -> str:
+def _your_table(event: StoredTournament, mine: int, made: set[str]) -> str:
     for table in event.tables_of(event.round):
         if mine in table.seats:
+            if table.room not in made:
+                return f"<p id=your-table>Your table of round {event.round} is being laid…</p>"
             if table.result is not None:
                 return ("<p id=your-table>Your match of this round is over: the next round starts "
                         "when every table has finished.</p>")
@@ -92,7 +95,7 @@ def _standings(event: StoredTournament, settings: Settings, names: dict[int, str
             "then points difference, then seed.</p>")
 
 
-def _rounds(event: StoredTournament, names: dict[int, str], mine: int | None) -> str:
+def _rounds(event: StoredTournament, names: dict[int, str], mine: int | None, made: set[str]) -> str:
     parts = []
     for number in range(event.round, 0, -1):
         items = []
@@ -105,6 +108,8 @@ def _rounds(event: StoredTournament, names: dict[int, str], mine: int | None) ->
             else:
                 state = "playing"
             link = f'<a href="/r/{html.escape(table.room)}">{"play" if mine in table.seats else "watch"}</a>'
+            if number == event.round and table.room not in made:
+                state, link = "being laid", "…"
             items.append(f"<li>Table {table.number + 1}: {who}, {state} ({link})</li>")
         byes = event.byes.get(number, ())
         if byes:

@@ -145,8 +145,9 @@ async def _tournament(request: Request, error: str, status: int) -> Response:
                      "(computer players take the empty places)</button></form>")
     body += (f'<p>Its link: <a href="/t/{html.escape(code)}">/t/{html.escape(code)}</a> · '
              '<a href="/t">All tournaments</a></p>')
+    made = await anyio.to_thread.run_sync(_events(request).store.rooms_made, event)
     body += (f'<section id=live data-code="{html.escape(code)}" aria-live=polite>'
-             f"{live_section(event, settings, player)}</section>")
+             f"{live_section(event, settings, player, made)}</section>")
     return page(TITLE, body, scripts=("tournament.js",), status=status)
 
 
@@ -155,7 +156,8 @@ async def live_part(request: Request) -> Response:
     event = await anyio.to_thread.run_sync(_events(request).store.load, request.path_params["code"])
     if event is None:
         return HTMLResponse("<p>No such tournament.</p>", status_code=404)
-    body = live_section(event, Settings.from_data(event.data), player_of(request))
+    made = await anyio.to_thread.run_sync(_events(request).store.rooms_made, event)
+    body = live_section(event, Settings.from_data(event.data), player_of(request), made)
     return HTMLResponse(body, headers={"Cache-Control": "no-store"})
 
 
@@ -165,6 +167,7 @@ async def state_json(request: Request) -> Response:
     if event is None:
         return JSONResponse({"error": "no such tournament"}, status_code=404)
     settings = Settings.from_data(event.data)
+    made = await anyio.to_thread.run_sync(_events(request).store.rooms_made, event)
     standing = [{"entrant": s.entrant, "score": float(s.score), "buchholz": float(s.buchholz),
                  "difference": float(s.difference), "played": s.played, "byes": s.byes}
                 for s in table_standings(event)]
@@ -174,7 +177,8 @@ async def state_json(request: Request) -> Response:
                      for e in event.entrants],
         "standings": standing, "byes": {str(n): list(b) for n, b in event.byes.items()},
         "tables": [{"round": t.round, "number": t.number, "room": t.room, "seats": list(t.seats),
-                    "result": t.result, "game": t.game} for t in event.tables],
+                    "result": t.result, "game": t.game, "ready": t.round < event.round or t.room in made}
+                   for t in event.tables],
         "final": final_order(event, settings) if event.status == "finished" else None,
     }
     return JSONResponse(data, headers={"Cache-Control": "no-store"})

@@ -421,7 +421,10 @@ class LiveRoom:
 
     @property
     def idle(self) -> bool:
-        return not self.watchers and not self.autoplay.busy
+        """Nobody watches and no computer thinks; a tournament's table is kept until its match
+        ends (its absent people must be seen away, and stood in for, by ``keep_presence``)."""
+        playing_table = self.room.tournament is not None and self.room.phase is Phase.PLAYING
+        return not self.watchers and not self.autoplay.busy and not playing_table
 
     def wake(self) -> None:
         """Start the computer players if one is to act, and the turn timer if it runs."""

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 
 from okgin.server.store.db import compact_json, storage_errors
 from okgin.server.store.schema import (
+    rooms,
     tournament_entrants,
     tournament_rounds,
     tournament_tables,
@@ -113,6 +114,15 @@ class TournamentStore:
                  .order_by(tournaments.c.created.desc()).limit(limit))
         with storage_errors("could not read the tournaments"), self.engine.connect() as db:
             return [(code, json.loads(data), int(n)) for code, data, n in db.execute(query)]
+
+    def rooms_made(self, event: StoredTournament) -> set[str]:
+        """The rooms of the current round's tables that exist yet (the director makes them just
+        after the round is written: a link is shown once its room is there to open)."""
+        codes = [t.room for t in event.tables_of(event.round)]
+        if not codes:
+            return set()
+        with storage_errors("could not read the tables"), self.engine.connect() as db:
+            return {code for (code,) in db.execute(select(rooms.c.code).where(rooms.c.code.in_(codes)))}
 
     def running(self) -> list[str]:
         with storage_errors("could not read the tournaments"), self.engine.connect() as db:
