@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
 from okgin.server.pages.profile import profile_routes
+from okgin.server.pages.public_games import public_routes
 from okgin.server.pages.site import (
     STATIC,
     history_page,
@@ -29,7 +30,9 @@ from okgin.server.pages.site import (
     rules_api,
 )
 from okgin.server.pages.tournaments import tournament_routes
+from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players
+from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.hall import Hall
@@ -119,6 +122,7 @@ def create_app(
         *coach_routes(),
         *profile_routes(),
         *tournament_routes(),
+        *public_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
@@ -128,6 +132,7 @@ def create_app(
     app.state.tournaments = Tournaments(tournaments)
     app.state.director = director
     app.state.secure_cookies = secure_cookies
+    app.state.hosts = frozenset(host.lower() for host in hosts)
     app.state.metrics = Metrics(lambda: len(hall))
     app.state.limiter = Limiter(limits)
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
@@ -142,7 +147,8 @@ async def _store_failed(_request: Request, error: Exception) -> Response:
 
 async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
     """Now and then, remove the unfinished games nobody has touched for ``idle_hours``, and the
-    guests made that long ago who never sat at a table (docs/players.md)."""
+    guests made that long ago who never sat at a table, and passkey challenges nobody answered
+    in time (docs/players.md)."""
     seconds = idle_hours * 3600
     while True:
         try:
@@ -150,6 +156,7 @@ async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
             if removed:
                 log.warning("removed %d abandoned unfinished games", len(removed))
             await anyio.to_thread.run_sync(players.forget_idle_guests, time.time() - seconds)
+            await anyio.to_thread.run_sync(Passkeys(Accounts(players)).forget_expired, time.time())
         except Exception as error:  # a locked database: try again next time
             log.warning("could not remove abandoned games: %s", error)
         await asyncio.sleep(min(600.0, max(1.0, seconds / 4)))
