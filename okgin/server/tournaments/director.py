@@ -68,8 +68,11 @@ class Director:
 
     async def look(self) -> None:
         for code in await anyio.to_thread.run_sync(self.store.running):
-            if await anyio.to_thread.run_sync(self.store.claim, code, PROCESS, self.lease):
-                await self.drive(code)
+            try:
+                if await anyio.to_thread.run_sync(self.store.claim, code, PROCESS, self.lease):
+                    await self.drive(code)
+            except Exception:  # one tournament's failure holds up no other
+                log.exception("tournament %s: this step failed (the next look tries again)", code)
 
     async def drive(self, code: str) -> None:
         """One step of tournament ``code``: its tables playing, their results kept, the next round."""
