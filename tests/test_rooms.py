@@ -357,6 +357,12 @@ def test_a_tournament_table_plays_at_once_with_no_host_and_no_rematch() -> None:
         room.rematch(0, "G2")
     again = Room.from_data("TABLE1", 1, json.loads(json.dumps(room.to_data())))
     assert again.tournament == "T1" and again.phase is Phase.FINISHED
+    timed = Room.for_table("TABLE2", preset("oklahoma"), [Seat("person", "Ann"), Seat("person", "Bob")],
+                           "T1", "G3", timer=30)
+    assert timed.timer == 30 and timed.deadline is not None and timed.deadline > time.time() + 20
+    with pytest.raises(RoomError, match="turn timer"):
+        Room.for_table("TABLE3", preset("oklahoma"), [Seat("person", "Ann"), Seat("person", "Bob")],
+                       "T1", "G4", timer=45)
 
 
 def test_a_friends_room_is_never_stood_in_for_without_its_host() -> None:

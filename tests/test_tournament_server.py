@@ -81,6 +81,7 @@ def make(app: Starlette, cookie: str, fields: dict[str, str]) -> str:
     ({"house": '{"colour": 1}'}, "house rules: unknown rule field"),
     ({"levels": "normal genius"}, "levels (the computer players for empty places): one or more of"),
     ({"rounds": "4"}, "rounds must be a whole number from 1 to 3"),
+    ({"timer": "45"}, "timer must be off or one of 30, 60, 120 seconds"),
 ])
 def test_a_bad_create_form_says_what_was_wrong_and_stores_nothing(
     app: Starlette, change: dict[str, str], said: str,

@@ -24,6 +24,7 @@ def summary(settings: Settings) -> str:
     return (f"{FORMAT_NAMES[settings.format]} for {settings.places} at tables of {settings.table}{rounds}: "
             f"{html.escape(settings.rules.preset)}{house}, matches to {settings.rules.target}; empty places "
             f"go to computer players ({html.escape(', '.join(settings.levels))})"
+            f"{f'; a turn timer of {settings.timer} s' if settings.timer else ''}"
             f"{'; it starts when full' if settings.auto else ''}.")
 
 

@@ -20,7 +20,7 @@ from okgin.server.pages.forms import FormRefused, read_form
 from okgin.server.pages.template import page
 from okgin.server.pages.tournament_body import FORMAT_NAMES, live_section, summary
 from okgin.server.players.sessions import player_of, session_of
-from okgin.server.rooms.room import LEVELS
+from okgin.server.rooms.room import LEVELS, TIMERS
 from okgin.server.tournaments.events import Tournaments
 from okgin.server.tournaments.plan import final_order, table_standings
 from okgin.server.tournaments.settings import (
@@ -94,6 +94,7 @@ def _create_form(csrf: str, old: dict[str, str]) -> str:
         + choice("preset", "Rules", list(PRESETS), "oklahoma")
         + number("target", "Match target", *TARGETS, "100")
         + number("rounds", "Swiss rounds (empty: as needed)", 1, MAX_PLACES - 1, "")
+        + choice("timer", "Turn timer (seconds)", ["off", *(str(t) for t in TIMERS if t)], "off")
         + f'</p><p><label>House rules (JSON, optional) <input name="house" '
         f'value="{html.escape(old.get("house", ""))}"></label></p>'
         f'<p><label>Computer players for empty places <input name="levels" '

@@ -117,7 +117,7 @@ class Room:
     @classmethod
     def for_table(
         cls, code: str, rules: Rules, seats: list[Seat], tournament: str, game_id: str,
-        away_grace: float = AWAY_GRACE,
+        away_grace: float = AWAY_GRACE, timer: int | None = None,
     ) -> Room:
         """A tournament's table, playing at once: ``seats`` are its people (their seats found by
         their player, so each token is made and thrown away) and its computer players."""
@@ -127,8 +127,11 @@ class Room:
             if seat.kind == "person":
                 seat.token_hash = new_token()[1]
         rules = rules.replace(players=len(seats)) if rules.players != len(seats) else rules
-        room = cls(code, rules, seats, host=-1, phase=Phase.PLAYING, away_grace=away_grace,
+        if timer not in TIMERS:
+            raise RoomError("the turn timer is off, 30, 60 or 120 seconds")
+        room = cls(code, rules, seats, host=-1, phase=Phase.PLAYING, timer=timer, away_grace=away_grace,
                    tournament=tournament)
+        room.deadline = time.time() + timer if timer else None  # the first turn's, if a person's
         room._begin(game_id)
         return room
 

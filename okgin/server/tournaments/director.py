@@ -112,7 +112,7 @@ class Director:
                  Seat("computer", entrants[s].name, entrants[s].level) for s in table.seats]
         rules = settings.rules.replace(players=len(seats))
         game = await anyio.to_thread.run_sync(Game.deal, rules, None)
-        room = Room.for_table(table.room, rules, seats, event.code, game.id, self.away_grace)
+        room = Room.for_table(table.room, rules, seats, event.code, game.id, self.away_grace, settings.timer)
         try:
             return await self.hall.create(room, game)
         except StorageError:  # made meanwhile by another process (its code is the table's)

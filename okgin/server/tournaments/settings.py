@@ -13,7 +13,7 @@ from typing import Any
 
 from okgin.errors import OkginError
 from okgin.rules import PRESETS, Rules
-from okgin.server.rooms.room import LEVELS
+from okgin.server.rooms.room import LEVELS, TIMERS
 
 FORMATS = ("swiss", "knockout", "round-robin")
 MAX_PLACES = 64
@@ -38,16 +38,19 @@ class Settings:
     levels: tuple[str, ...]
     auto: bool
     """Start as soon as every place is taken by a person (else when the host starts it)."""
+    timer: int | None = None
+    """Each table's turn timer (seconds; None: off): a person who lets it run out has that move
+    made for them, as at any room's table."""
 
     def to_data(self) -> dict[str, Any]:
         return {"format": self.format, "table": self.table, "places": self.places,
                 "rules": self.rules.to_json(), "rounds": self.rounds, "levels": list(self.levels),
-                "auto": self.auto}
+                "auto": self.auto, "timer": self.timer}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Settings:
         return cls(data["format"], data["table"], data["places"], Rules.from_json(data["rules"]),
-                   data["rounds"], tuple(data["levels"]), data["auto"])
+                   data["rounds"], tuple(data["levels"]), data["auto"], data.get("timer"))
 
 
 def read_settings(form: dict[str, str]) -> Settings:
@@ -65,7 +68,12 @@ def read_settings(form: dict[str, str]) -> Settings:
     if not levels or any(level not in LEVELS for level in levels):
         raise TournamentError("levels (the computer players for empty places): one or more of "
                               + ", ".join(LEVELS))
-    return Settings(fmt, table, places, rules, rounds, levels, form.get("auto") == "on")
+    timer = form.get("timer", "").strip()
+    choices = [str(t) for t in TIMERS if t is not None]
+    if timer not in ("", "off", *choices):
+        raise TournamentError("timer must be off or one of " + ", ".join(choices) + " seconds")
+    seconds = int(timer) if timer.isdigit() else None
+    return Settings(fmt, table, places, rules, rounds, levels, form.get("auto") == "on", seconds)
 
 
 def _number(form: dict[str, str], name: str, least: int, most: int) -> int:
