@@ -1,7 +1,7 @@
 """A tournament in real browsers: a host makes a 3-round Swiss for 4 on /t, two people join
 by its link from two browser contexts, computer players take the other two places, each person
 plays their own table from the tournament's page round after round (or sits out a bye), and
-both pages end on the same final standings."""
+both pages end on the same final standings; axe-core finds nothing serious on its pages."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from browser_play import mouse_turn
 from conftest import new_context
 from playwright.sync_api import Browser, Page
 from server_process import ServerProcess
+from table_helpers import axe
 
 WAIT = 20_000
 OPTIONS = json.dumps({"speed": "instant", "levels": ["normal"]})
@@ -87,6 +88,7 @@ def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
 ) -> None:
     errors: list[str] = []
     ann = person(browser, server.url + "/t", errors)
+    axe(ann, "the tournaments' list and form")
     ann.select_option('select[name="format"]', "swiss")
     ann.fill('input[name="places"]', "4")
     ann.fill('input[name="table"]', "2")
@@ -96,6 +98,7 @@ def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
     ann.click("form.tournament-form button")
     ann.wait_for_url("**/t/*", timeout=WAIT)
     link = ann.url
+    axe(ann, "an open tournament's page")
     join(ann, "Ann")
     bob = person(browser, link, errors)
     join(bob, "Bob")
@@ -120,6 +123,7 @@ def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
         shown = [rows.nth(i).locator("td").nth(1).inner_text().split(" (")[0] for i in range(4)]
         assert shown == [names[e] for e in state["final"]]
         assert p.page.locator("h2:text-is('Final standings')").count() == 1
+    axe(ann, "a finished tournament's page")
     assert not errors, errors
     for p in players:
         p.page.context.close()
