@@ -252,9 +252,12 @@ def test_a_person_plays_their_table_and_an_absent_persons_match_is_played_for_th
             assert final["final"] is not None
             played += 1
         state = host.wait(code)
+        history = ann.web.get("/history").text
     finally:
         server.stop()
     assert played >= 1
+    anns = [t for t in state["tables"] if 0 in t["seats"]]
+    assert all(f"/games/{t['game']}/record" in history for t in anns)  # her tables are her games
     assert_played_out(state, f"sqlite:///{server.db}")
     bens = [t for t in state["tables"] if 1 in t["seats"]]
     assert bens and all(t["result"] is not None for t in bens)
@@ -285,3 +288,25 @@ async def _play(client: Client) -> dict[str, Any]:
         if answer["type"] == "error":  # the next hand dealt by another, or the game moved on
             assert message["type"] == "next" or answer["code"] == "stale", answer
             await client.request({"type": "options", "coach": False})
+
+
+def test_an_unknown_tournament_is_404_on_every_page(app: Starlette) -> None:
+    cookie = cookie_of(app)
+    answers = visit(app, [("GET", "/t/nosuchcode1", {}), ("GET", "/t/nosuchcode1/live", {}),
+                          ("GET", "/t/nosuchcode1/state", {}), ("GET", "/t", {}),
+                          ("POST", "/t/nosuchcode1/start", {}), ("GET", "/t/bad%00code", {})], cookie)
+    assert [a.status_code for a in answers] == [404, 404, 404, 200, 404, 404]
+    assert "No such tournament" in answers[0].text and answers[2].json() == {"error": "no such tournament"}
+
+
+def test_the_live_part_shows_the_entrants_to_anyone_and_the_host_alone_may_start(app: Starlette) -> None:
+    host = cookie_of(app)
+    code = make(app, host, SWISS)
+    visit(app, [("GET", "/t", {}), ("POST", f"/t/{code}/join", {"name": "Ann"})], cookie_of(app))
+    live = visit(app, [("GET", f"/t/{code}/live", {})])[0]  # no session at all: a watcher
+    assert live.status_code == 200 and 'data-status="open"' in live.text and "<li>Ann</li>" in live.text
+    assert "form" not in live.text and "3 places left" in live.text
+    page_for_host = visit(app, [("GET", f"/t/{code}", {})], host)[0].text
+    page_for_other = visit(app, [("GET", f"/t/{code}", {})], cookie_of(app)).pop().text
+    assert "class=start" in page_for_host
+    assert "class=start" not in page_for_other and "class=join" in page_for_other
