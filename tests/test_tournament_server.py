@@ -1,7 +1,8 @@
 """Tournaments on the server (okgin/server/tournaments/, pages/tournaments.py): the forms refuse
 bad input and change nothing; a knockout of 8 computer players runs to the end through a real
 server; a person plays their table from their own session; an absent person's match is played
-by a stand-in and counts; a round is written once however many processes decide it."""
+by a stand-in and counts, and one who never presses Next hand holds up nothing; a round is
+written once however many processes decide it."""
 
 from __future__ import annotations
 
@@ -310,3 +311,44 @@ def test_the_live_part_shows_the_entrants_to_anyone_and_the_host_alone_may_start
     page_for_other = visit(app, [("GET", f"/t/{code}", {})], cookie_of(app)).pop().text
     assert "class=start" in page_for_host
     assert "class=start" not in page_for_other and "class=join" in page_for_other
+
+
+def test_a_person_who_never_presses_next_hand_does_not_hold_up_the_round(tmp_path: Path) -> None:
+    """Ann plays her moves but never presses Next hand: after the away grace the next hand is
+    dealt for her table anyway (a page left open on a finished hand cannot stop a round)."""
+    server = ServerProcess(tmp_path / "t.db", extra=("--away-seconds", "0.5")).start()
+    try:
+        host = Browser(server.url)
+        code = host.create({**SWISS, "places": "2", "target": "1000", "rounds": "1", "levels": "easy"})
+        ann = Browser(server.url)
+        assert ann.post(f"/t/{code}/join", {"name": "Ann"}).status_code == 303
+        assert host.post(f"/t/{code}/start", {}).status_code == 303
+        table = host.wait(code, "running")["tables"][0]
+        while not table["ready"]:
+            time.sleep(0.1)
+            table = host.state(code)["tables"][0]
+        dealt = run(_play_without_next(server.ws_url, ann.cookie, table["room"]))
+    finally:
+        server.stop()
+    assert dealt == 2
+
+
+async def _play_without_next(ws_url: str, cookie: str, room: str) -> int:
+    """Play the first hand's moves, never pressing Next hand; the hand number dealt next."""
+    client = await Client.connect(ws_url, cookie)
+    try:
+        assert (await client.request({"type": "enter", "room": room}))["type"] == "ack"
+        while True:
+            state = await client.wait_my_move(timeout=60)
+            message = choose(state)
+            assert message is not None, "the match ended in its first hand: choose a larger target"
+            if message["type"] == "next":
+                break
+            answer = await client.request(message)
+            if answer["type"] == "error":
+                await client.request({"type": "options", "coach": False})
+        while client.state is None or client.state["hand_number"] < 2:
+            await client.receive(timeout=60)
+        return int(client.state["hand_number"])
+    finally:
+        await client.close()
