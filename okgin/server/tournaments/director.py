@@ -104,7 +104,10 @@ class Director:
         if stored is None or stored.phase is not Phase.FINISHED or stored.game is None:
             live.wake()
             return False
-        return await anyio.to_thread.run_sync(self._record, event, table, stored.game)
+        recorded = await anyio.to_thread.run_sync(self._record, event, table, stored.game)
+        if recorded:
+            self._seated.discard(table.room)  # its match is over: nothing more to remember of it
+        return recorded
 
     async def _make(self, event: StoredTournament, settings: Settings, table: TableRow) -> LiveRoom:
         entrants = {e.seed: e for e in event.entrants}
