@@ -1,4 +1,4 @@
-"""The profile page: your name, your account (or how to make one), your signed-in devices."""
+"""The profile page: your name, your chips, your account (or how to make one), your signed-in devices."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from okgin.server.players.identity import Players, Session
 from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
+from okgin.server.store.chips import DAILY_CHIPS, Line, Wallets
 
 
 def profile_routes() -> list[BaseRoute]:
@@ -64,12 +65,42 @@ async def _profile(request: Request, session: Session, message: str, status: int
                 'autocomplete="nickname" required></label>', "Save the name")
         + "<p>Your name is shown at the tables you sit at, and fills in your name when you make or join"
         " a room.</p>"
+        + await _chips(players, session.player)
     )
     if username:
         body += await _signed_in(accounts, session, csrf)
     else:
         body += _guest(csrf)
     return page("Your profile", body, scripts=("passkeys.js",), status=status)
+
+
+_KINDS = {"grant": "Daily chips", "stake": "Stake", "payout": "Won from the pool",
+          "refund": "Stake refunded"}
+
+
+async def _chips(players: Players, player: str) -> str:
+    """Your balance (after today's grant) and your last movements of chips."""
+    wallets = Wallets(players.engine)
+    balance = await anyio.to_thread.run_sync(wallets.balance, player)
+    lines = await anyio.to_thread.run_sync(wallets.ledger, player)
+    rows = "".join(_line(line) for line in lines)
+    return (
+        f"<h2>Your chips</h2><p class=chips>You have <b id=chip-balance>{balance}</b> play chips "
+        f"(never money). Each day (UTC) you are topped up to {DAILY_CHIPS}; tables with a stake "
+        "take it when their game starts and split the pool when it ends.</p>"
+        + ("<table class=ledger><thead><tr><th scope=col>When</th><th scope=col>What</th>"
+           "<th scope=col>Chips</th><th scope=col>Balance</th></tr></thead>"
+           f"<tbody>{rows}</tbody></table>" if rows else "")
+    )
+
+
+def _line(line: Line) -> str:
+    when = datetime.datetime.fromtimestamp(line.at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    what = _KINDS.get(line.kind, line.kind)
+    if line.game is not None:
+        what += f", game {line.game[:8]}, seat {(line.seat or 0) + 1}"
+    return (f"<tr><td>{when}</td><td>{html.escape(what)}</td><td>{line.amount:+d}</td>"
+            f"<td>{line.balance}</td></tr>")
 
 
 def _guest(csrf: str) -> str:
