@@ -95,6 +95,7 @@ def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
     ann.fill('input[name="target"]', "5")
     ann.fill('input[name="rounds"]', "3")
     ann.fill('input[name="levels"]', "easy")
+    ann.fill('input[name="house"]', '{"hand_size": 4}')  # short hands: a short test
     ann.click("form.tournament-form button")
     ann.wait_for_url("**/t/*", timeout=WAIT)
     link = ann.url
