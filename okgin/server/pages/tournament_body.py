@@ -108,7 +108,8 @@ def _rounds(event: StoredTournament, names: dict[int, str], mine: int | None, ma
                 state = f"finished: {scores}"
             else:
                 state = "playing"
-            link = f'<a href="/r/{html.escape(table.room)}">{"play" if mine in table.seats else "watch"}</a>'
+            word = "play" if mine in table.seats and table.result is None else "watch"
+            link = f'<a href="/r/{html.escape(table.room)}">{word}</a>'
             if number == event.round and table.room not in made:
                 state, link = "being laid", "…"
             items.append(f"<li>Table {table.number + 1}: {who}, {state} ({link})</li>")
