@@ -352,3 +352,10 @@ async def _play_without_next(ws_url: str, cookie: str, room: str) -> int:
         return int(client.state["hand_number"])
     finally:
         await client.close()
+
+
+def test_a_tournaments_page_makes_a_guest_and_its_live_part_and_data_do_not(app: Starlette) -> None:
+    code = make(app, cookie_of(app), SWISS)
+    page, live, data = (visit(app, [("GET", f"/t/{code}{part}", {})]) for part in ("", "/live", "/state"))
+    assert "okgin_session" in page[0].cookies
+    assert "okgin_session" not in live[0].cookies and "okgin_session" not in data[0].cookies

@@ -100,4 +100,7 @@ def _cookie(scope: Scope) -> str | None:
 
 def _makes_guest(scope: Scope) -> bool:
     path: str = scope["path"]
-    return scope["method"] in ("GET", "HEAD") and (path in PAGES or path.startswith(("/r/", "/t/")))
+    # A tournament's own page (/t/<code>), not its live part or its data: a program polling
+    # those without a cookie makes no guest at every look.
+    page = path.startswith("/r/") or (path.startswith("/t/") and path.count("/") == 2)
+    return scope["method"] in ("GET", "HEAD") and (path in PAGES or page)
