@@ -107,7 +107,8 @@ async def history_page(request: Request) -> Response:
         "<table><thead><tr><th>Finished</th><th>Winner</th><th>Final scores</th><th>Hands</th>"
         "<th>Record</th><th>Public</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
         if rows else "<p>No finished games yet.</p>"
-    ) + '<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a></p>'
+    ) + ('<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a>'
+         ' · <a href="/t">Tournaments</a></p>')
     return page("Finished games", table)
 
 
