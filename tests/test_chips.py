@@ -48,7 +48,7 @@ def _snapshot(store: Store) -> tuple[object, ...]:
     return tuple(wallets), ledger, tuple(pools)
 
 
-def _conserved(store: Store) -> tuple[int, int, int]:
+def conserved(store: Store) -> tuple[int, int, int]:
     """(balances + held pools, grants, the least balance); each wallet equals its ledger's sum."""
     with store.engine.connect() as db:
         balances = dict(db.execute(select(chip_wallets.c.player, chip_wallets.c.balance)).all())
@@ -92,7 +92,7 @@ def test_stakes_are_taken_all_or_none_and_a_pool_is_paid_once(tmp_path: Path) ->
         assert not chips.refund(db, "g1")
     assert [wallets.balance(p) for p in ("ann", "bob", "cy")] == [1025, 995, 10]
     assert wallets.pool("g1") == (60, "paid")
-    assert _conserved(store)[:2] == (3000, 3000)
+    assert conserved(store)[:2] == (3000, 3000)
 
 
 def test_shares_that_do_not_split_the_pool_pay_nothing(tmp_path: Path) -> None:
@@ -160,7 +160,7 @@ def test_no_chip_is_made_or_lost_but_by_the_grant(moves: list[tuple[str, int, li
                 now += 86_400 * number
                 for player in PLAYERS:
                     wallets.balance(player, now)
-            total, granted, least = _conserved(store)
+            total, granted, least = conserved(store)
             assert total == granted and least >= 0
         store.close()
 
@@ -194,7 +194,7 @@ def test_two_stakes_of_the_same_chips_at_once_on_postgresql_take_them_once(postg
         outcomes.append((sorted(results), wallets.balance(player)))
     # One start took 600 (its pool); the other saw 400 left, fewer than 600, and took nothing.
     assert outcomes == [([400, 600], 400)] * rounds
-    assert _conserved(store) == (rounds * DAILY_CHIPS, rounds * DAILY_CHIPS, 400)
+    assert conserved(store) == (rounds * DAILY_CHIPS, rounds * DAILY_CHIPS, 400)
     store.close()
 
 
@@ -211,4 +211,4 @@ def test_a_deleted_players_chips_pass_to_nobody_and_stay_counted(tmp_path: Path)
                            .where(chip_ledger.c.player == "ann")).scalar()
         gone = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player.like("gone-%"))).all()
     assert named == 0 and gone == [(1050,)] and wallets.balance("bob") == 950
-    assert _conserved(store)[:2] == (2000, 2000)
+    assert conserved(store)[:2] == (2000, 2000)

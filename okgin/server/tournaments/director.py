@@ -25,7 +25,7 @@ from okgin.server.rooms.live import PROCESS, LiveRoom
 from okgin.server.rooms.room import Phase, Room, Seat, new_code
 from okgin.server.store.storage import StorageError
 from okgin.server.store.tournament_store import Moved, StoredTournament, TableRow, TournamentStore
-from okgin.server.tournaments.plan import match_result, next_round, round_over
+from okgin.server.tournaments.plan import match_result, next_round, pool_shares, round_over
 from okgin.server.tournaments.settings import Settings
 
 log = logging.getLogger("okgin.server")
@@ -145,11 +145,12 @@ class Director:
     def _advance(self, event: StoredTournament, settings: Settings) -> None:
         """Every table of the round is over: the next round, or the end (once, compare-and-set).
 
-        Entry is free: a prize pool would be paid out here when the tournament finishes."""
+        The last round over, the pool of entry fees is paid out in the transaction that finishes
+        the tournament: a second director's attempt finds it moved on and pays nothing."""
         upcoming = next_round(event, settings)
         with contextlib.suppress(Moved):
             if upcoming is None:
-                self.store.finish(event.code, event.version, event.round)
+                self.store.finish(event.code, event.version, event.round, pool_shares(event, settings))
                 return
             number = event.round + 1
             tables = [TableRow(number, i, new_code(), seats) for i, seats in enumerate(upcoming.tables)]

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from okgin.errors import OkginError
+from okgin.prizes import PrizeRules
 from okgin.rules import PRESETS, Rules
 from okgin.server.rooms.room import LEVELS, TIMERS
+from okgin.server.rooms.stakes import StakeError, TableStakes
 
 FORMATS = ("swiss", "knockout", "round-robin")
 MAX_PLACES = 64
@@ -41,16 +43,23 @@ class Settings:
     timer: int | None = None
     """Each table's turn timer (seconds; None: off): a person who lets it run out has that move
     made for them, as at any room's table."""
+    fee: int = 0
+    """Each person's entry fee in play chips (0: free), held in the tournament's pool."""
+    prizes: PrizeRules = field(default_factory=PrizeRules)
+    """How the pool is split at the end (the tables' options: docs/tournaments.md, "Entry fees")."""
 
     def to_data(self) -> dict[str, Any]:
         return {"format": self.format, "table": self.table, "places": self.places,
                 "rules": self.rules.to_json(), "rounds": self.rounds, "levels": list(self.levels),
-                "auto": self.auto, "timer": self.timer}
+                "auto": self.auto, "timer": self.timer,
+                "stakes": TableStakes(self.fee, self.prizes).to_json()}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Settings:
+        stakes = TableStakes.from_json(data.get("stakes"))
         return cls(data["format"], data["table"], data["places"], Rules.from_json(data["rules"]),
-                   data["rounds"], tuple(data["levels"]), data["auto"], data.get("timer"))
+                   data["rounds"], tuple(data["levels"]), data["auto"], data.get("timer"),
+                   stakes.stake, stakes.prizes)
 
 
 def read_settings(form: dict[str, str]) -> Settings:
@@ -73,7 +82,25 @@ def read_settings(form: dict[str, str]) -> Settings:
     if timer not in ("", "off", *choices):
         raise TournamentError("timer must be off or one of " + ", ".join(choices) + " seconds")
     seconds = int(timer) if timer.isdigit() else None
-    return Settings(fmt, table, places, rules, rounds, levels, form.get("auto") == "on", seconds)
+    stakes = _stakes(form)
+    return Settings(fmt, table, places, rules, rounds, levels, form.get("auto") == "on", seconds,
+                    stakes.stake, stakes.prizes)
+
+
+def _stakes(form: dict[str, str]) -> TableStakes:
+    """The entry fee and the pool's split, checked as a table's stake and split are."""
+    fee = form.get("fee", "").strip() or "0"
+    cutoff = form.get("cutoff", "").strip() or "50"
+    try:
+        if not fee.isdigit():
+            raise StakeError(f"the entry fee is a whole number of chips (0: free), not {fee[:20]!r}")
+        if not cutoff.isdigit():
+            raise StakeError(f"the cutoff is a whole number of penalty points, not {cutoff[:20]!r}")
+        stakes = TableStakes.read(int(fee), form.get("split", "").strip() or "scaled", int(cutoff))
+    except StakeError as error:
+        message = str(error).replace("the stake is", "the entry fee is")
+        raise TournamentError(message) from None
+    return stakes
 
 
 def _number(form: dict[str, str], name: str, least: int, most: int) -> int:
