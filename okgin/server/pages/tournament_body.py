@@ -91,7 +91,7 @@ def _entrants(event: StoredTournament, settings: Settings, names: dict[int, str]
     free = settings.places - len(event.entrants)
     return (f"<h2>Entrants ({len(event.entrants)} of {settings.places})</h2>"
             + (f"<ol id=entrants>{rows}</ol>" if rows else "<p>Nobody has joined yet.</p>")
-            + f"<p>{free} place{'s' if free != 1 else ''} left.</p>")
+            + (f"<p>{free} place{'s' if free != 1 else ''} left.</p>" if event.status == "open" else ""))
 
 
 def _figure(value: Fraction) -> str:

@@ -4,7 +4,9 @@ Chips are made only by the daily grant: a player is topped up to ``DAILY_CHIPS``
 time their wallet is read on a UTC day. Every other movement takes chips from one place and
 puts them in another: a game's stakes go from its seats' wallets into its pool (all or
 nothing, in the transaction that starts the game), the pool goes back out whole when the
-game ends (its split) or is abandoned (each stake refunded). Every movement is a row of the
+game ends (its split) or is abandoned (each stake refunded). A tournament's entry fees are a
+pool that people enter one at a time (``open_pool``, ``take_entry``, ``return_entry``) and that
+is paid out by player (``pay_entries``) or refunded whole. Every movement is a row of the
 append-only ledger, so the sum of the wallets and the held pools is the sum of the grants.
 
 A balance never goes below zero: a stake is a conditional UPDATE (``balance >= stake``) and
@@ -153,10 +155,10 @@ def take_stakes(db: Connection, game: str, room: str, stake: int, seats: Sequenc
 
 
 def take_pool(db: Connection, pool: str, source: str, stake: int, players: Mapping[int, str]) -> int:
-    """Take ``stake`` from each ``players[place]`` into the new pool ``pool`` (a game's id; an
-    entry fee's pool would be a tournament's), made at ``source`` (a room's code); returns the
-    pool. Raises Short for the first place that cannot pay, ChipsError for a bad stake: the
-    caller's transaction then writes nothing. ``pay_out`` and ``refund`` settle it by place."""
+    """Take ``stake`` from each ``players[place]`` into the new pool ``pool`` (a game's id), made
+    at ``source`` (a room's code); returns the pool. Raises Short for the first place that
+    cannot pay, ChipsError for a bad stake: the caller's transaction then writes nothing.
+    ``pay_out`` and ``refund`` settle it by place."""
     _check_stake(stake)
     # Wallets are locked in one order (by player), so two starts sharing players never deadlock.
     for place in sorted(players, key=lambda p: (players[p], p)):
