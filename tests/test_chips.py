@@ -21,6 +21,9 @@ from okgin.server.store import chips
 from okgin.server.store.chips import DAILY_CHIPS, ChipsError, Short, Wallets
 from okgin.server.store.schema import chip_ledger, chip_pools, chip_wallets
 from okgin.server.store.storage import Store
+from okgin.server.store.tournament_store import TournamentStore
+from okgin.server.tournaments.events import Tournaments
+from okgin.server.tournaments.settings import TournamentError, read_settings
 
 DAY = 1_800_000_000.0  # a Unix time; DAY + 86_400 is the next UTC day
 
@@ -195,6 +198,41 @@ def test_two_stakes_of_the_same_chips_at_once_on_postgresql_take_them_once(postg
     # One start took 600 (its pool); the other saw 400 left, fewer than 600, and took nothing.
     assert outcomes == [([400, 600], 400)] * rounds
     assert conserved(store) == (rounds * DAILY_CHIPS, rounds * DAILY_CHIPS, 400)
+    store.close()
+
+
+def test_two_paid_entries_of_the_same_chips_at_once_on_postgresql_take_them_once(postgres: Postgres) -> None:
+    """Two tournaments' fees of 600 from a wallet of 1000, joined at the same moment on two
+    connections: one entry is written with its fee, the other refused, taking nothing."""
+    store, wallets, _ = _store(postgres.fresh_database())
+    events = Tournaments(TournamentStore(store.engine))
+    swiss = {"format": "swiss", "places": "4", "table": "2", "preset": "oklahoma", "target": "100",
+             "levels": "easy", "fee": "600"}
+    outcomes = []
+    for number in range(6):
+        player = f"q{number}"
+        codes = [events.create("host", read_settings(swiss)) for _ in range(2)]
+        barrier, said = threading.Barrier(2), []
+
+        def enter(code: str, player: str = player, barrier: threading.Barrier = barrier,
+                  said: list[str] = said) -> None:
+            barrier.wait()
+            try:
+                events.join(code, player, "Quinn")
+                said.append("in")
+            except TournamentError as error:
+                said.append(str(error))
+
+        threads = [threading.Thread(target=enter, args=(code,)) for code in codes]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        entered = sorted(len(events.load(code).entrants) for code in codes)
+        outcomes.append((sorted(said), entered, wallets.balance(player)))
+    refused = "the entry fee is 600 chips and you have 400: you can join another day, or a free tournament"
+    assert outcomes == [(["in", refused], [0, 1], 400)] * 6
+    assert conserved(store) == (6 * DAILY_CHIPS, 6 * DAILY_CHIPS, 400)
     store.close()
 
 
