@@ -6,6 +6,7 @@ written once however many processes decide it."""
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import time
 from pathlib import Path
@@ -15,12 +16,14 @@ import httpx
 import pytest
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
+from sqlalchemy import select
 from starlette.applications import Starlette
 from test_chips import conserved
 from tournament_client import FAST, Browser
 
 from okgin.server import create_app
 from okgin.server.store.chips import DAILY_CHIPS, Wallets, pay_entries
+from okgin.server.store.schema import tournament_rounds
 from okgin.server.store.storage import Store
 from okgin.server.store.tournament_store import Entrant, Moved, TableRow, TournamentStore
 from okgin.server.tournaments.settings import Settings
@@ -91,6 +94,8 @@ def make(app: Starlette, cookie: str, fields: dict[str, str]) -> str:
     ({"fee": "12.5"}, "the entry fee is a whole number of chips (0: free), not '12.5'"),
     ({"fee": "10", "split": "even"}, 'the split is "scaled" or "proportional"'),
     ({"fee": "10", "cutoff": "0"}, "the cutoff is a whole number of penalty points from 1 to 500"),
+    ({"starts": "tomorrow"}, "a UTC time within 30 days ahead, as YYYY-MM-DDTHH:MM, not 'tomorrow'"),
+    ({"starts": "2020-01-01T12:00"}, "the start time is a UTC time within 30 days ahead"),
 ])
 def test_a_bad_create_form_says_what_was_wrong_and_stores_nothing(
     app: Starlette, change: dict[str, str], said: str,
@@ -273,15 +278,24 @@ def assert_played_out(state: dict[str, Any], db_url: str) -> None:
 
 
 def test_a_knockout_of_8_computer_players_is_played_to_the_end_through_the_server(tmp_path: Path) -> None:
+    """Set to start a few seconds ahead, it is started by the director then, nobody pressing Start."""
     server = ServerProcess(tmp_path / "t.db").start()
+    starts = datetime.datetime.now(datetime.UTC).replace(microsecond=0) + datetime.timedelta(seconds=3)
     try:
         host = Browser(server.url)
-        code = host.create(FAST)
-        assert host.post(f"/t/{code}/start", {}).status_code == 303
+        code = host.create({**FAST, "starts": starts.strftime("%Y-%m-%dT%H:%M:%S")})
+        shown = host.web.get(f"/t/{code}").text
+        assert f"it starts at {starts:%Y-%m-%d %H:%M:%S} UTC" in shown
         state = host.wait(code)
         page = httpx.get(f"{server.url}/t/{code}")
     finally:
         server.stop()
+    store = Store(f"sqlite:///{server.db}")
+    with store.engine.connect() as db:
+        started = db.execute(select(tournament_rounds.c.started).where(
+            tournament_rounds.c.tournament == code, tournament_rounds.c.round == 1)).scalar()
+    store.close()
+    assert started is not None and started >= starts.timestamp()
     assert state["round"] == 3
     rounds = [[t for t in state["tables"] if t["round"] == n] for n in (1, 2, 3)]
     assert [len(r) for r in rounds] == [4, 2, 1]

@@ -6,6 +6,7 @@ runs (``/t/<code>/live``), so it is made here once for both.
 
 from __future__ import annotations
 
+import datetime
 import html
 from fractions import Fraction
 
@@ -28,7 +29,14 @@ def summary(settings: Settings) -> str:
             f"{html.escape(settings.rules.preset)}{house}, matches to {settings.rules.target}; empty places "
             f"go to computer players ({html.escape(', '.join(settings.levels))})"
             f"{f'; a turn timer of {settings.timer} s' if settings.timer else ''}"
-            f"{'; it starts when full' if settings.auto else ''}. " + _fee(settings))
+            f"{'; it starts when full' if settings.auto else ''}{_starts(settings)}. " + _fee(settings))
+
+
+def _starts(settings: Settings) -> str:
+    if settings.starts is None:
+        return ""
+    moment = datetime.datetime.fromtimestamp(settings.starts, datetime.UTC)
+    return f"; it starts at {moment:%Y-%m-%d %H:%M:%S} UTC (computer players fill the empty places)"
 
 
 def _fee(settings: Settings) -> str:

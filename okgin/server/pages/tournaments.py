@@ -106,7 +106,9 @@ def _create_form(csrf: str, old: dict[str, str]) -> str:
         f'<p><label>Computer players for empty places <input name="levels" '
         f'value="{html.escape(old.get("levels", "normal"))}" required></label> '
         f'<small>({", ".join(LEVELS)}, taken in turn)</small></p>'
-        f'<p><label><input type="checkbox" name="auto"{checked}> Start when every place is taken</label></p>'
+        f'<p><label><input type="checkbox" name="auto"{checked}> Start when every place is taken</label> '
+        f'<label>or at (UTC) <input name="starts" type="datetime-local" step="1" '
+        f'value="{html.escape(old.get("starts", ""))}"></label></p>'
         "<p><button type=submit class=primary>Make the tournament</button></p></form>"
     )
 

@@ -1,7 +1,9 @@
 """Runs tournaments' rounds over rooms: makes each round's tables, keeps them playing, records
 each finished match from its stored game, and pairs the next round when all have finished.
 
-Every process runs a director; for each running tournament one of them holds a lease in the
+Every process runs a director; it starts the open tournaments whose set start time has come
+(whichever process writes the start first; the other's is refused by the version), and for each
+running tournament one of them holds a lease in the
 store (``claim``) and does the work, renewing it every tick, so a process that dies is replaced
 once its lease runs out. Each step reads the store and is safe to repeat: a table's room is
 made once (its code was stored with the round), a result is written once, and the next round
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 import anyio.to_thread
 
@@ -25,6 +28,7 @@ from okgin.server.rooms.live import PROCESS, LiveRoom
 from okgin.server.rooms.room import Phase, Room, Seat, new_code
 from okgin.server.store.storage import StorageError
 from okgin.server.store.tournament_store import Moved, StoredTournament, TableRow, TournamentStore
+from okgin.server.tournaments.events import Tournaments
 from okgin.server.tournaments.plan import match_result, next_round, pool_shares, round_over
 from okgin.server.tournaments.settings import Settings
 
@@ -67,6 +71,11 @@ class Director:
                 await asyncio.wait_for(self._poked.wait(), self.tick)
 
     async def look(self) -> None:
+        for code in await anyio.to_thread.run_sync(self.store.due, time.time()):
+            try:  # its set time has come: computer players fill the empty places
+                await anyio.to_thread.run_sync(Tournaments(self.store).start, code, None)
+            except Exception:
+                log.exception("tournament %s: starting it at its set time failed", code)
         for code in await anyio.to_thread.run_sync(self.store.running):
             try:
                 if await anyio.to_thread.run_sync(self.store.claim, code, PROCESS, self.lease):
