@@ -22,6 +22,7 @@ from test_chips import conserved
 from tournament_client import FAST, Browser
 
 from okgin.server import create_app
+from okgin.server.players.accounts import _forget as forget_player
 from okgin.server.store.chips import DAILY_CHIPS, Wallets, pay_entries
 from okgin.server.store.schema import tournament_rounds
 from okgin.server.store.storage import Store
@@ -210,26 +211,29 @@ def test_a_paid_tournament_takes_fees_on_entry_gives_them_back_and_pays_its_pool
     assert store.record(code, 1, 0, {"order": [1, 2, 0, 3], "points": [100, 60, 40, 10],
                                       "penalties": [0, 10, 30, 60]}, "G1")
     settings = Settings.from_data(event.data)
+    with store.engine.begin() as db:  # Ben deletes his account before the end: his chips go on
+        forget_player(db, player[ben])
+    gone = next(e.player for e in store.load(code).entrants if e.name == "Ben")
+    assert gone is not None and gone.startswith("gone-")
     done = store.load(code)
     assert done is not None
     for _ in range(2):  # two directors finishing it at once: the second finds it moved on
         app.state.director._advance(done, settings)
     with store.engine.begin() as db:
-        assert not pay_entries(db, code, {player[ann]: 600, player[ben]: 0})  # paid once
-    assert store.pool(code) == (600, {player[ann]: 540, player[ben]: 60})
-    assert [wallets.balance(player[c]) for c in (ann, ben)] == [1240, 760]
-    shown = visit(app, [("GET", f"/t/{code}", {})], ben)[0].text
+        assert not pay_entries(db, code, {player[ann]: 600, gone: 0})  # paid once
+    assert store.pool(code) == (600, {player[ann]: 540, gone: 60})
+    assert [wallets.balance(p) for p in (player[ann], gone)] == [1240, 760]
+    shown = visit(app, [("GET", f"/t/{code}", {})], ann)[0].text
     assert 'data-chips="600"' in shown
     assert "<td class=won>540</td>" in shown and "<td class=won>60</td>" in shown
     total, granted, least = conserved(app.state.store)
     assert total == granted == 3 * DAILY_CHIPS and least >= 0
 
-    cancelled = make(app, host, {**SWISS, "fee": "250"})
-    code = cancelled
-    assert post(ben, "join", {"name": "Ben"}).status_code == 303 and wallets.balance(player[ben]) == 510
-    assert post(ben, "cancel").status_code == 400  # only the host
-    assert post(host, "cancel").status_code == 303 and wallets.balance(player[ben]) == 760
-    late = post(ann, "join", {"name": "Ann"})
+    code = make(app, host, {**SWISS, "fee": "250"})
+    assert post(ann, "join", {"name": "Ann"}).status_code == 303 and wallets.balance(player[ann]) == 990
+    assert post(ann, "cancel").status_code == 400  # only the host
+    assert post(host, "cancel").status_code == 303 and wallets.balance(player[ann]) == 1240
+    late = post(poor, "join", {"name": "Poor"})
     assert late.status_code == 400 and "cancelled by its host" in late.text
     assert store.pool(code) == (250, {}) and conserved(app.state.store)[:2] == (total, granted)
 

@@ -266,12 +266,14 @@ def refund(db: Connection, game: str) -> bool:
     return True
 
 
-def forget(db: Connection, player: str) -> None:
+def forget(db: Connection, player: str) -> str:
     """A deleted player's wallet and ledger lines pass to a new random id that names nobody: the
-    chips stay counted (a held pool still pays out whole), and no row names the player."""
+    chips stay counted (a held pool still pays out whole), and no row names the player. Returns
+    that id (a tournament's entries pass to it too, so their pool still pays out by player)."""
     gone = "gone-" + secrets.token_urlsafe(16)
     db.execute(update(chip_wallets).where(chip_wallets.c.player == player).values(player=gone))
     db.execute(update(chip_ledger).where(chip_ledger.c.player == player).values(player=gone))
+    return gone
 
 
 def held_pools(db: Connection, games: Iterable[str]) -> list[str]:
