@@ -200,6 +200,7 @@ def test_a_paid_tournament_takes_fees_on_entry_gives_them_back_and_pays_its_pool
     assert short.status_code == 400 and "the entry fee is 300 chips and you have 50" in short.text
     assert store.load(code) == before and wallets.balance(player[poor]) == 50
     assert store.pool(code) == (600, {})
+    assert "2 entrants, entry 300 chips" in visit(app, [("GET", "/t", {})], poor)[0].text
     assert post(host, "start").status_code == 303
     event = store.load(code)
     assert event is not None and [e.name for e in event.entrants][:2] == ["Ben", "Ann"]

@@ -66,13 +66,19 @@ async def _list(request: Request, error: str, status: int, form: dict[str, str] 
         listed = await anyio.to_thread.run_sync(store.listed, status_name)
         items = "".join(
             f'<li><a href="/t/{html.escape(code)}">{FORMAT_NAMES.get(data["format"], "?")} for '
-            f'{data["places"]}</a>, {n} entrant{"s" if n != 1 else ""}</li>' for code, data, n in listed)
+            f'{data["places"]}</a>, {n} entrant{"s" if n != 1 else ""}{_fee(data)}</li>'
+            for code, data, n in listed)
         listing = f"<ul class=tournaments-{status_name}>{items}</ul>" if items else "<p>None.</p>"
         body += f"<h2>{heading}</h2>{listing}"
     session = session_of(request)
     if session is not None:
         body += "<h2>Make a tournament</h2>" + _create_form(html.escape(session.csrf), form or {})
     return page(TITLE, body, status=status)
+
+
+def _fee(data: dict[str, Any]) -> str:
+    fee = int((data.get("stakes") or {}).get("stake", 0))
+    return f", entry {fee} chips" if fee else ""
 
 
 def _create_form(csrf: str, old: dict[str, str]) -> str:
