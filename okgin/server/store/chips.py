@@ -162,15 +162,7 @@ def take_pool(db: Connection, pool: str, source: str, stake: int, players: Mappi
     _check_stake(stake)
     # Wallets are locked in one order (by player), so two starts sharing players never deadlock.
     for place in sorted(players, key=lambda p: (players[p], p)):
-        player = players[place]
-        grant(db, player)
-        left = db.execute(update(chip_wallets).where(
-            chip_wallets.c.player == player, chip_wallets.c.balance >= stake)
-            .values(balance=chip_wallets.c.balance - stake).returning(chip_wallets.c.balance)).scalar()
-        if left is None:  # read again: another start may have taken chips since our grant's read
-            balance = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player == player))
-            raise Short(place, int(balance.scalar() or 0), stake)
-        _line(db, player, "stake", -stake, int(left), pool, place)
+        _debit(db, players[place], stake, pool, place)
     total = stake * len(players)
     db.execute(insert(chip_pools).values(game=pool, room=source, stake=stake, total=total, status="held",
                                          created=time.time()))
@@ -187,24 +179,17 @@ def open_pool(db: Connection, pool: str, source: str, stake: int) -> None:
 
 def take_entry(db: Connection, pool: str, player: str, place: int) -> int:
     """Take the held ``pool``'s stake from ``player`` as its entry ``place`` (a number never used
-    twice in that pool); returns the player's balance left. Raises Short (place -1: the player
-    themselves) or ChipsError, and the caller's transaction then writes nothing."""
+    twice in that pool); returns the player's balance left. Raises Short or ChipsError, and the
+    caller's transaction then writes nothing."""
     row = db.execute(select(chip_pools.c.stake).where(chip_pools.c.game == pool,
                                                       chip_pools.c.status == "held")).first()
     if row is None:
         raise ChipsError("the entry fees are no longer held: the tournament has been settled")
     stake = int(row.stake)
-    grant(db, player)
-    left = db.execute(update(chip_wallets).where(
-        chip_wallets.c.player == player, chip_wallets.c.balance >= stake)
-        .values(balance=chip_wallets.c.balance - stake).returning(chip_wallets.c.balance)).scalar()
-    if left is None:
-        balance = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player == player))
-        raise Short(-1, int(balance.scalar() or 0), stake)
-    _line(db, player, "stake", -stake, int(left), pool, place)
+    left = _debit(db, player, stake, pool, place)
     db.execute(update(chip_pools).where(chip_pools.c.game == pool)
                .values(total=chip_pools.c.total + stake))
-    return int(left)
+    return left
 
 
 def return_entry(db: Connection, pool: str, player: str) -> bool:
@@ -308,6 +293,20 @@ def _entries(db: Connection, game: str) -> dict[int, tuple[str, int]]:
         else:
             returned.add(int(r.seat))
     return {seat: stake for seat, stake in stakes.items() if seat not in returned}
+
+
+def _debit(db: Connection, player: str, stake: int, pool: str, place: int) -> int:
+    """Take ``stake`` from ``player`` (after today's grant) into ``pool`` as its ``place``: one
+    conditional UPDATE, never below zero; returns the balance left. Raises Short."""
+    grant(db, player)
+    left = db.execute(update(chip_wallets).where(
+        chip_wallets.c.player == player, chip_wallets.c.balance >= stake)
+        .values(balance=chip_wallets.c.balance - stake).returning(chip_wallets.c.balance)).scalar()
+    if left is None:  # read again: another start may have taken chips since our grant's read
+        balance = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player == player))
+        raise Short(place, int(balance.scalar() or 0), stake)
+    _line(db, player, "stake", -stake, int(left), pool, place)
+    return int(left)
 
 
 def _credit(db: Connection, player: str, kind: str, chips: int, game: str, seat: int) -> None:

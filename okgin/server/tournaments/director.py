@@ -3,12 +3,12 @@ each finished match from its stored game, and pairs the next round when all have
 
 Every process runs a director; it starts the open tournaments whose set start time has come
 (whichever process writes the start first; the other's is refused by the version), and for each
-running tournament one of them holds a lease in the
-store (``claim``) and does the work, renewing it every tick, so a process that dies is replaced
-once its lease runs out. Each step reads the store and is safe to repeat: a table's room is
-made once (its code was stored with the round), a result is written once, and the next round
-is written compare-and-set on the tournament's version, so it starts once even if two
-processes decide it together.
+running tournament one of them holds a lease in the store (``claim``) and does the work,
+renewing it every tick, so a process that dies is replaced once its lease runs out. Each step
+reads the store and is safe to repeat: a table's room is made once (its code was stored with
+the round), a result is written once, and the next round is written compare-and-set on the
+tournament's version, so it starts once even if two processes decide it together; the last
+round's end pays the pool of entry fees in the same write.
 """
 
 from __future__ import annotations
