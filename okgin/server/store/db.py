@@ -43,6 +43,30 @@ def open_engine(url: str) -> Engine:
 
 
 @contextlib.contextmanager
+def one_statement(engine: Engine, doing: str) -> Iterator[Any]:
+    """A pooled connection's driver connection, in autocommit, for a statement that is a
+    transaction of its own (PostgreSQL: one round trip; SQLAlchemy's Connection adds a BEGIN
+    before it and a COMMIT or a ROLLBACK after it, two more). A failure is a one-line
+    StorageError saying ``doing``; a connection it broke is dropped from the pool."""
+    with storage_errors(doing):
+        pooled = engine.raw_connection()
+    driver: Any = pooled.driver_connection
+    try:
+        driver.autocommit = True
+        try:
+            yield driver
+        finally:
+            if not driver.broken:
+                driver.autocommit = False
+    except engine.dialect.loaded_dbapi.Error as error:
+        if driver.broken or driver.closed:
+            pooled.invalidate()
+        raise StorageError(f"{doing}: {_first_line(error)}") from None
+    finally:
+        pooled.close()
+
+
+@contextlib.contextmanager
 def storage_errors(doing: str) -> Iterator[None]:
     """Turn a database failure into a StorageError with one line saying what and why."""
     try:
