@@ -103,3 +103,27 @@ def test_each_watcher_is_sent_its_own_seats_frames_made_anew_at_each_change(tmp_
     # change already sent not grown by the next one's.
     assert [len(history) for history in histories] == [1, 2, 3]
     assert histories[1][:1] == histories[0] and histories[2][:2] == histories[1]
+
+
+def test_the_room_frame_is_sent_when_the_room_changed_for_that_watcher(tmp_path: Path) -> None:
+    async def go() -> tuple[Seen, Seen, Seen, dict[str, Any]]:
+        store, live, seen = await _table(tmp_path / "g.db")
+        shown = {name: list(frames) for name, frames in seen.items()}
+        for frames in seen.values():
+            frames.clear()
+        await _move(live)
+        moved = {name: list(frames) for name, frames in seen.items()}
+        for frames in seen.values():
+            frames.clear()
+        await live.commit(lambda: _away(live, 1))  # Ben is away: the room changed
+        store.close()
+        return shown, moved, seen, live.room.public(None)
+
+    shown, moved, away, room = run(go())
+    for name, (seat, _, by_id) in WATCHERS.items():
+        rooms = [frame for frame in shown[name] if frame["type"] == "room"]
+        assert rooms and rooms[-1]["you"] == seat, f"{name} was not shown the room on coming in"
+        assert rooms[-1]["code"] == (None if by_id else room["code"])
+        assert _kinds(moved[name]) == ["state"], f"{name}: a move left the room as it was"
+        assert _kinds(away[name]) == ["room", "state"], name
+        assert away[name][0]["seats"][1]["away"] and away[name][0]["version"] == room["version"]
