@@ -3,7 +3,9 @@ games removed."""
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from real_servers import Postgres
 
 from okgin.rules import preset
 from okgin.server.rooms.games import Game
-from okgin.server.rooms.room import Room
+from okgin.server.rooms.room import Room, Seat
 from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.seats import matches
 from okgin.server.store.room_store import Conflict, GameWrite
@@ -127,3 +129,13 @@ def test_a_move_whose_connection_was_cut_is_not_saved_and_the_next_one_is(postgr
     store.close()
     assert room.version == 2 and stored is not None and stored.version == 3
     assert stored.record == game.record(room.names)
+
+
+def test_a_room_and_every_field_of_its_seats_read_back_as_saved() -> None:
+    room, _ = Room.create(preset("oklahoma-big-gin").replace(target=200), 3, "Ann", timer=30)
+    room.seats[1] = Seat("person", "Ben", None, "a-hash", 12.5, "easy", False)
+    room.seats[2] = Seat("computer", "Kit", "hard", None, None, None, True)
+    room.deadline = 99.5
+    assert set(room.seats[1].to_data()) == {f.name for f in fields(Seat)}
+    back = Room.from_data(room.code, room.version, json.loads(json.dumps(room.to_data())))
+    assert back == room and back.rules_json() == room.rules.to_json() != "oklahoma-big-gin"

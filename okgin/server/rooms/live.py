@@ -302,15 +302,19 @@ class LiveRoom:
 
     def _frames(self, watchers: list[Watcher], event: str | None) -> list[list[dict[str, Any]]]:
         """Each watcher's room (when it changed for them) and state messages; each room frame
-        made once per distinct (seat, link), each state once per distinct (seat, coach)."""
+        made once (with each seat's ``you``, and the code for those with the link), each state
+        once per distinct (seat, coach)."""
         if self._diverged:
             self._reload()
         if event and not (event[0].isdigit() or event in ("deal", "reshuffle")):
             event = None  # a room's own event (a seat taken, someone away): not a move to show
         shown = [w for w in watchers if w.only_game is None or w.only_game == self.room.game]
         # (A spectator who came by an earlier game's id is not carried into the next one.)
-        places = dict.fromkeys((w.seat, w.only_game is None) for w in shown)
-        rooms = {place: self.room_frame(*place) for place in places}
+        rooms: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        if shown:
+            room = self.room_frame(None)
+            for seat, linked in dict.fromkeys((w.seat, w.only_game is None) for w in shown):
+                rooms[seat, linked] = {**room, "you": seat, "code": room["code"] if linked else None}
         states: dict[tuple[int | None, bool], dict[str, Any]] = {}
         if self.game is not None:
             states = self.game.frames(list(dict.fromkeys((w.seat, w.coach) for w in shown)),
