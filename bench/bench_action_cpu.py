@@ -82,11 +82,12 @@ def _states(client: Client) -> int:
     """How many state frames ``client`` has received (its frames are read as they come)."""
     count = sum(1 for text in client.frames if text.startswith('{"type":"state"'))
     client.frames.clear()
-    _SEEN[id(client)] = _SEEN.get(id(client), 0) + count
-    return _SEEN[id(client)]
+    _SEEN[client] = _SEEN.get(client, 0) + count
+    return _SEEN[client]
 
 
-_SEEN: dict[int, int] = {}
+_SEEN: dict[Client, int] = {}
+"""By the client itself, not its id: a later run's client may be given a closed one's id."""
 
 
 class Room:
