@@ -30,6 +30,14 @@ def arrangement_json(shown: Arrangement) -> dict[str, Any]:
     }
 
 
+@functools.lru_cache(maxsize=8192)
+def _hand_arrangement(mask: int) -> dict[str, Any]:
+    """``arrangement_json`` of the hand ``mask`` (shared: never changed once made). A seat's
+    hand stays as it was while the others move: its arrangement is not worked out again for
+    each of their moves (it depends on those cards alone, so it is the same for anyone)."""
+    return arrangement_json(arrangement_of_mask(mask))
+
+
 def view_json(view: SeatView, history: list[str] | None = None) -> dict[str, Any]:
     """Everything ``view`` holds, as JSON; plus this seat's own melds and deadwood.
     ``history``: the view's history as ``history_json`` writes it, if already made."""
@@ -39,7 +47,7 @@ def view_json(view: SeatView, history: list[str] | None = None) -> dict[str, Any
         "to_act": view.to_act,
         "dealer": view.dealer,
         "hand": cards(view.hand),
-        "arrangement": arrangement_json(arrangement_of_mask(view.hand_mask)),
+        "arrangement": _hand_arrangement(view.hand_mask),
         "hand_sizes": list(view.hand_sizes),
         "stock_count": view.stock_count,
         "discards": cards(view.discards),

@@ -286,6 +286,8 @@ class LiveRoom:
                 watcher.send({"type": "said", **message["say"]})
             return
         version = int(message.get("version", 0))
+        if version <= self._pushed and not message.get("resync"):
+            return  # shown already (our own change, heard back; a broker may deliver twice)
         async with self.lock:
             if message.get("resync"):  # the broker was down: events may be missed, read the store
                 await anyio.to_thread.run_sync(self._reload)
