@@ -334,3 +334,25 @@ def test_the_pages_read_the_computer_levels_from_the_server() -> None:
     static = Path(__file__).resolve().parent.parent / "okgin/server/pages/static"
     for script in ("room.js", "settings.js"):
         assert '"easy", "normal"' not in (static / script).read_text(encoding="utf-8"), script
+
+
+def test_a_spectator_who_sits_at_a_table_nobody_else_watches_still_hears_it(server: ServerProcess) -> None:
+    """The host goes (the room leaves the process's memory: nobody watches it); Bea opens the
+    link and takes a seat, the room's only watcher on this process while her page swaps its
+    spectator's window for a seat's; the host comes back and starts: Bea is shown the game."""
+
+    async def go() -> dict[str, Any]:
+        host = await open_room(server.ws_url, 2, "Ann", SHORT | {"preset": "oklahoma"})
+        room, token = host.room, host.token
+        await host.close()
+        guest = await take_seat(server.ws_url, str(room), 1, "Bea")
+        back = await Client.connect(server.ws_url)
+        assert (await back.request({"type": "enter", "room": room, "token": token}))["type"] == "ack"
+        assert (await back.request({"type": "start"}))["type"] == "ack"
+        state = await wait_for(guest, lambda m: m["type"] == "state", timeout=10)
+        await back.close()
+        await guest.close()
+        return state
+
+    state = run(go())
+    assert state["view"]["seat"] == 1 and len(state["view"]["hand"]) == 10

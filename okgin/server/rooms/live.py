@@ -396,7 +396,11 @@ class LiveRoom:
         self.room.came_back(seat)
         return Change("back")
 
-    async def detach(self, watcher: Watcher) -> None:
+    async def detach(self, watcher: Watcher, staying: bool = False) -> None:
+        """``watcher`` goes; the room leaves this process's memory when nobody is left, unless
+        the same page is ``staying`` (it swaps its window: a spectator who sits, a player who
+        leaves the table and watches), or it would come back to a room this process no
+        longer serves nor hears."""
         self.watchers.discard(watcher)
         seat = watcher.seat
         still_here = any(other.seat == seat for other in self.watchers)
@@ -404,7 +408,8 @@ class LiveRoom:
             with contextlib.suppress(Exception):  # Redis down: the mark runs out by itself
                 await self.hall.presence.release(self.room.code, seat)
             await self.mark_away()
-        self.hall.forget_if_idle(self)
+        if not staying:
+            self.hall.forget_if_idle(self)
 
     async def _hold(self, seats: list[int]) -> None:
         try:

@@ -376,7 +376,8 @@ class Connection:
         self, live: LiveRoom, seat: int | None, token: str | None, only_game: str | None = None,
     ) -> None:
         if self.live is not live or self.watcher.seat != seat:
-            await self._leave()
+            await self._leave(staying=self.live is live)
+        live = self.hall.serving(live)  # (from here to the attach, nothing waits)
         self.live = live
         self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach, only_game)
         code = live.room.code if only_game is None else None  # an id never leads to the room
@@ -387,10 +388,11 @@ class Connection:
         self.outbox.put_nowait(joined)
         await live.attach(self.watcher)
 
-    async def _leave(self) -> None:
+    async def _leave(self, staying: bool = False) -> None:
+        """Stop watching the room (``staying``: to watch it again at once, from another seat)."""
         if self.live is not None:
             live, self.live = self.live, None
-            await live.detach(self.watcher)
+            await live.detach(self.watcher, staying)
             # Frames still being made for the seat this page leaves never reach it: after a
             # leave the seat is a computer player's, and its cards are no longer this page's.
             self.watcher.send = _dropped
