@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 
+from okgin.server.store import chips
 from okgin.server.store.db import one_statement
 from okgin.server.store.schema import game_log, games, rooms
 from okgin.server.store.storage import LogRow, Store, compact_json, game_row, storage_errors
@@ -40,10 +41,19 @@ class GameWrite:
     head: dict[str, Any] | None = None
     winner: int | None = None
     scores: tuple[int, ...] | None = None
+    stakes: tuple[int, tuple[int, ...]] | None = None
+    """A staked game begun: (the stake, the seats staking), taken with the game's first write."""
+    payout: Mapping[int, int] | None = None
+    """A staked game over: each staking seat's chips, paid with the game's last write."""
 
     @property
     def new(self) -> bool:
         return self.head is not None
+
+    @property
+    def moves_chips(self) -> bool:
+        """True when this write moves chips too (then it is one ordinary transaction)."""
+        return self.stakes is not None or self.payout is not None
 
 
 class Saved(Protocol):
@@ -80,15 +90,18 @@ class RoomTable(Generic[R]):
             ))
             if game is not None:
                 _write_game(db, game, now)
+                _move_chips(db, room.code, game)
 
     def save(self, room: R, game: GameWrite | None = None) -> None:
         """Write ``room`` if its stored version is ``room.version``, then bump it. Raises Conflict."""
         now = time.time()
-        if game is not None and not game.new:
+        if game is not None and not game.new and not game.moves_chips:
             self._save_move(room, game, now)
             room.version += 1
             return
         with storage_errors("could not save the room"), self.engine.begin() as db:
+            if game is not None:  # the game's row before the room's, as a move takes them: no deadlock
+                _write_game(db, game, now)
             written = db.execute(
                 update(rooms)
                 .where(rooms.c.code == room.code, rooms.c.version == room.version)
@@ -98,7 +111,7 @@ class RoomTable(Generic[R]):
             if written != 1:
                 raise Conflict(room.code)
             if game is not None:
-                _write_game(db, game, now)
+                _move_chips(db, room.code, game)
         room.version += 1
 
     def _save_move(self, room: R, game: GameWrite, now: float) -> None:
@@ -157,7 +170,8 @@ class RoomTable(Generic[R]):
         """Delete unfinished rooms and games untouched since ``before``; return the room codes.
 
         The rooms ``watched`` (someone has them open, though nobody moves) and their games
-        count as touched now: they are not abandoned."""
+        count as touched now: they are not abandoned. A removed game's held pool of chips is
+        refunded, every stake, in the same transaction."""
         now = time.time()
         stale = (rooms.c.updated < before) & (rooms.c.phase != "finished")
         stale_games = (games.c.updated < before) & (games.c.status != "finished")
@@ -168,6 +182,9 @@ class RoomTable(Generic[R]):
                     select(rooms.c.game).where(kept).scalar_subquery())).values(updated=now))
                 db.execute(update(rooms).where(kept).values(updated=now))
             codes = [row.code for row in db.execute(select(rooms.c.code).where(stale))]
+            abandoned = [row.id for row in db.execute(select(games.c.id).where(stale_games))]
+            for game in chips.held_pools(db, abandoned):  # every stake back, with the game's removal
+                chips.refund(db, game)
             db.execute(delete(rooms).where(stale))
             db.execute(delete(game_log).where(game_log.c.game.in_(select(games.c.id).where(stale_games))))
             db.execute(delete(games).where(stale_games))
@@ -211,6 +228,15 @@ round trip): the game's row locked at the version the rows follow, then the room
 (compare-and-set), the game's row and its log rows. Counts of the rooms and games written:
 (1, 1), or (0, 0) when either was out of date (the game's row is locked before the room is
 written, so nobody can move it on between the two: the room is written only with its game)."""
+
+
+def _move_chips(db: Connection, room: str, game: GameWrite) -> None:
+    """A staked game's stakes taken (begun) or its pool paid out (over), in the save's transaction."""
+    if game.stakes is not None:
+        stake, seats = game.stakes
+        chips.take_stakes(db, game.id, room, stake, seats)
+    if game.payout is not None:
+        chips.pay_out(db, game.id, game.payout)
 
 
 def _write_game(db: Connection, game: GameWrite, now: float) -> None:
