@@ -37,6 +37,7 @@ PREFIX = "okgin:"
 RETRY_SECONDS = (0.1, 0.2, 0.5, 1.0, 2.0)
 RESYNC: dict[str, Any] = {"resync": True}
 CHECK: dict[str, Any] = {"check": True}
+TAG = 16  # a payload is the publishing broker's origin (16 hex digits), then the message's JSON
 
 
 class BrokerError(OkginError):
@@ -50,6 +51,7 @@ class RedisBroker(Subscribers):
         super().__init__()
         self.url = url
         self.origin = secrets.token_hex(8)  # tags our own messages, which Redis echoes back to us
+        self._tag = self.origin.encode()  # each payload's first 16 bytes: our echo is dropped unparsed
         # A publish retries over a fresh connection: after an outage the pooled one is dead.
         retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=3)
         self._redis: aioredis.Redis = aioredis.from_url(
@@ -87,7 +89,7 @@ class RedisBroker(Subscribers):
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Deliver to our subscribers now, then to the other processes through Redis."""
         await self._deliver(channel, message)
-        payload = orjson.dumps({"origin": self.origin, "message": message})
+        payload = self._tag + orjson.dumps(message)
         try:
             await self._redis.publish(PREFIX + channel, payload)
         except (RedisError, OSError) as error:
@@ -162,14 +164,17 @@ class RedisBroker(Subscribers):
         channel = _text(raw["channel"])[len(PREFIX):]
         if channel not in self._subscribers:
             return  # unsubscribed meanwhile
+        data = raw["data"]
+        if data[:TAG] == self._tag:
+            return  # our own, echoed: our subscribers heard it when it was published
         try:
-            envelope = orjson.loads(raw["data"])
-            message, origin = envelope["message"], envelope["origin"]
-        except (ValueError, KeyError, TypeError):
+            message = orjson.loads(data[TAG:])
+        except (ValueError, TypeError):
+            message = None
+        if not isinstance(message, dict) or len(data) <= TAG:
             log.warning("ignored a malformed broker message on %s", channel)
             return
-        if origin != self.origin and isinstance(message, dict):
-            self._queue(channel, message)
+        self._queue(channel, message)
 
     def _queue(self, channel: str, message: dict[str, Any]) -> None:
         """Deliver after the channel's previous message, without waiting here: one room's slow
