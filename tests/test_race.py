@@ -73,7 +73,9 @@ def test_stakes_are_the_points_under_difference_scoring_and_add_the_match_under_
     racing = Stakes(_opening(MULTI, (80, 0, 0)))
     # The knock's 10 points take seat 0 from needing 20 to needing 10.
     assert racing.chance(points) == pytest.approx(win_chances((10, 100, 100), GAINS)[0])
-    assert racing.value(points) > utility(points, 0) + 0.9 * 400
+    now = win_chances((20, 100, 100), GAINS)[0]
+    assert racing.value(points) == pytest.approx(utility(points, 0) + 400 * (racing.chance(points) - now))
+    assert racing.value((0, 0, 0)) == 0.0
 
 
 def test_the_seat_near_the_target_weighs_more_when_it_is_the_one_fed() -> None:

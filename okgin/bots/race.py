@@ -102,8 +102,8 @@ class Stakes:
     """What a hand's points are worth to the seat of ``view`` in its match.
 
     Everywhere: its points less the others' mean (``utility``). Under penalty scoring, where
-    only the points won count toward the target, also ``MATCH_POINTS`` times its chance to win
-    the match once the hand's bonus is counted: a hand won by a seat near the target (which
+    only the points won count toward the target, also ``MATCH_POINTS`` times what the hand's
+    bonus does to its chance to win the match: a hand won by a seat near the target (which
     ends the match) costs far more than its points, a knock that keeps the match alive is
     worth more than its bonus.
     """
@@ -116,13 +116,14 @@ class Stakes:
         self.gains = gains_of(view.rules)
         self._fresh = (view.target,) * len(self.needs)
         self._memo: dict[tuple[int, ...], float] = {}
+        self._now = self.chance((0,) * len(self.needs)) if self.racing else 0.0
 
     def value(self, points: tuple[int, ...]) -> float:
         """What a hand ending with ``points`` (each seat's) is worth to the seat."""
         base = utility(points, self.seat)
         if not self.racing:
             return base
-        return base + MATCH_POINTS * self.chance(points)
+        return base + MATCH_POINTS * (self.chance(points) - self._now)
 
     def chance(self, points: tuple[int, ...], needs: tuple[int, ...] | None = None) -> float:
         """The seat's chance to win the match after a hand ending with ``points``."""
