@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
 from okgin.server.pages.profile import profile_routes
+from okgin.server.pages.public_games import public_routes
 from okgin.server.pages.site import (
     STATIC,
     history_page,
@@ -28,7 +29,10 @@ from okgin.server.pages.site import (
     record_download,
     rules_api,
 )
+from okgin.server.pages.tournaments import tournament_routes
+from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players
+from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.hall import Hall
@@ -36,6 +40,9 @@ from okgin.server.rooms.live import PROCESS
 from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
+from okgin.server.store.tournament_store import TournamentStore
+from okgin.server.tournaments.director import Director
+from okgin.server.tournaments.events import Tournaments
 from okgin.server.wire.headers import DEFAULT_HOSTS, SecurityHeaders
 from okgin.server.wire.limits import Limiter, Limits
 from okgin.server.wire.messages import ID_PATTERN
@@ -81,13 +88,27 @@ def create_app(
     presence = make_presence(broker_url, PROCESS)
     hall = Hall(RoomStore(store), broker, thinking, presence)
     players = Players(store.engine)
+    limiter = Limiter(limits)
+    metrics = Metrics(lambda: len(hall))
+
+    def may_make_guest(address: str) -> bool:
+        """An address within its guest budget (``Limiter``); a page past it is counted as refused."""
+        if limiter.may_make_guest(address):
+            return True
+        metrics.refused("guests")
+        return False
+
+    tournaments = TournamentStore(store.engine)
+    director = Director(hall, tournaments, players, away_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await broker.start()
         sweeper = asyncio.create_task(_sweep(hall, players, idle_hours)) if idle_hours else None
         keeper = asyncio.create_task(hall.keep_presence())
+        directing = asyncio.create_task(director.run())
         yield
+        directing.cancel()
         keeper.cancel()
         if sweeper is not None:
             sweeper.cancel()
@@ -97,7 +118,8 @@ def create_app(
         store.close()
 
     app = Starlette(lifespan=lifespan, middleware=[
-        Middleware(SecurityHeaders, hosts), Middleware(Sessions, players=players, secure=secure_cookies),
+        Middleware(SecurityHeaders, hosts), Middleware(Sessions, players=players, secure=secure_cookies,
+                                                     may_make_guest=may_make_guest),
     ],
                     exception_handlers={StorageError: _store_failed}, routes=[
         Route("/", index),
@@ -110,15 +132,20 @@ def create_app(
         Route("/metrics", metrics_page),
         *coach_routes(),
         *profile_routes(),
+        *tournament_routes(),
+        *public_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.store = store
     app.state.hall = hall
     app.state.players = players
+    app.state.tournaments = Tournaments(tournaments)
+    app.state.director = director
     app.state.secure_cookies = secure_cookies
-    app.state.metrics = Metrics(lambda: len(hall))
-    app.state.limiter = Limiter(limits)
+    app.state.hosts = frozenset(host.lower() for host in hosts)
+    app.state.metrics = metrics
+    app.state.limiter = limiter
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
     return app
 
@@ -131,7 +158,8 @@ async def _store_failed(_request: Request, error: Exception) -> Response:
 
 async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
     """Now and then, remove the unfinished games nobody has touched for ``idle_hours``, and the
-    guests made that long ago who never sat at a table (docs/players.md)."""
+    guests made that long ago who never sat at a table, and passkey challenges nobody answered
+    in time (docs/players.md)."""
     seconds = idle_hours * 3600
     while True:
         try:
@@ -139,6 +167,7 @@ async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
             if removed:
                 log.warning("removed %d abandoned unfinished games", len(removed))
             await anyio.to_thread.run_sync(players.forget_idle_guests, time.time() - seconds)
+            await anyio.to_thread.run_sync(Passkeys(Accounts(players)).forget_expired, time.time())
         except Exception as error:  # a locked database: try again next time
             log.warning("could not remove abandoned games: %s", error)
         await asyncio.sleep(min(600.0, max(1.0, seconds / 4)))

@@ -1,4 +1,4 @@
-"""The profile page: your name, your account (or how to make one), your signed-in devices."""
+"""The profile page: your name, your chips, your account (or how to make one), your signed-in devices."""
 
 from __future__ import annotations
 
@@ -12,11 +12,14 @@ from starlette.routing import BaseRoute, Route
 
 from okgin.server.pages.account import account_routes
 from okgin.server.pages.forms import FormRefused, read_form
+from okgin.server.pages.passkey_routes import passkey_routes
 from okgin.server.pages.template import page
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players, Session
+from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
+from okgin.server.store.chips import DAILY_CHIPS, Line, Wallets
 
 
 def profile_routes() -> list[BaseRoute]:
@@ -24,6 +27,7 @@ def profile_routes() -> list[BaseRoute]:
         Route("/profile", profile_page),
         Route("/profile/name", change_name, methods=["POST"]),
         *account_routes(_profile),
+        *passkey_routes(_profile),
     ]
 
 
@@ -61,12 +65,48 @@ async def _profile(request: Request, session: Session, message: str, status: int
                 'autocomplete="nickname" required></label>', "Save the name")
         + "<p>Your name is shown at the tables you sit at, and fills in your name when you make or join"
         " a room.</p>"
+        + await _chips(players, session.player)
     )
     if username:
         body += await _signed_in(accounts, session, csrf)
     else:
         body += _guest(csrf)
-    return page("Your profile", body, status=status)
+    return page("Your profile", body, scripts=("passkeys.js",), status=status)
+
+
+_KINDS = {"grant": "Daily chips", "stake": "Stake", "payout": "Won from the pool",
+          "refund": "Stake refunded"}
+
+
+async def _chips(players: Players, player: str) -> str:
+    """Your balance (after today's grant) and your last movements of chips."""
+    wallets = Wallets(players.engine)
+    balance = await anyio.to_thread.run_sync(wallets.balance, player)
+    lines = await anyio.to_thread.run_sync(wallets.ledger, player)
+    events = await anyio.to_thread.run_sync(wallets.tournaments, [line.game for line in lines])
+    rows = "".join(_line(line, line.game in events) for line in lines)
+    return (
+        f"<h2>Your chips</h2><p class=chips>You have <b id=chip-balance>{balance}</b> play chips "
+        f"(never money). Each day (UTC) you are topped up to {DAILY_CHIPS}; tables with a stake "
+        "take it when their game starts and split the pool when it ends; a tournament's entry fee is "
+        "taken as you join and its pool split when it ends.</p>"
+        + ("<table class=ledger><thead><tr><th scope=col>When</th><th scope=col>What</th>"
+           "<th scope=col>Chips</th><th scope=col>Balance</th></tr></thead>"
+           f"<tbody>{rows}</tbody></table>" if rows else "")
+    )
+
+
+def _line(line: Line, tournament: bool) -> str:
+    """One movement; ``tournament``: its pool is a tournament's entry fees."""
+    when = datetime.datetime.fromtimestamp(line.at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    what = _KINDS.get(line.kind, line.kind)
+    if tournament:
+        what = {"stake": "Entry fee", "refund": "Entry fee given back"}.get(line.kind, what)
+        what += f", tournament {line.game}"
+    elif line.game is not None:
+        what += f", game {line.game[:8]}, seat {(line.seat or 0) + 1}"
+    return (f"<tr><td>{when}</td><td>{html.escape(what)}</td><td>{line.amount:+d}</td>"
+            f"<td>{line.balance}</td></tr>")
 
 
 def _guest(csrf: str) -> str:
@@ -80,6 +120,8 @@ def _guest(csrf: str) -> str:
                 "Make an account")
         + "<h2>Sign in</h2><p>Signing in on this browser leaves its guest games behind.</p>"
         + _form("/account/sign-in", csrf, user + " " + _password("password", "Password", False), "Sign in")
+        + '<p id="passkey-sign-in-row" hidden>Or, with a passkey this device or a security key holds: '
+        '<button type="button" id="passkey-sign-in">Sign in with a passkey</button></p>' + _STATUS
     )
 
 
@@ -87,18 +129,47 @@ async def _signed_in(accounts: Accounts, session: Session, csrf: str) -> str:
     devices = await anyio.to_thread.run_sync(accounts.devices, session)
     rows = "".join(
         f"<li>{html.escape(d.agent)}, since "
-        f"{datetime.datetime.fromtimestamp(d.created, datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}"
+        f"{_when(d.created)}"
         f"{' (this one)' if d.current else ''}</li>" for d in devices)
     return (
         f"<h2>Signed-in devices</h2><ul class=devices>{rows}</ul>"
         + _form("/account/sign-out-others", csrf, "", "Sign out all other devices")
         + _form("/account/sign-out", csrf, "", "Sign out")
+        + await _passkeys(accounts, session, csrf)
         + "<h2>Change your password</h2>"
         + _form("/account/password", csrf, _password("current", "Current password", False) + " "
                 + _password("password", "New password", True), "Change the password")
         + "<h2>Delete your account</h2><p>Your name, account, sessions and the list of your games go; "
         "the games stay for the others, your seat named “a former player”.</p>"
         + _form("/account/delete", csrf, _password("password", "Your password", False), "Delete my account")
+    )
+
+
+_STATUS = '<p id="passkey-status" role="status" aria-live="polite"></p>'
+
+
+def _when(moment: float) -> str:
+    return datetime.datetime.fromtimestamp(moment, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+async def _passkeys(accounts: Accounts, session: Session, csrf: str) -> str:
+    """The account's passkeys, each with its Remove button, and the button that adds one (shown
+    by passkeys.js only where the browser has WebAuthn)."""
+    keys = await anyio.to_thread.run_sync(Passkeys(accounts).listed, session.player)
+    rows = "".join(
+        f"<li>{html.escape(k.name)}, added {_when(k.created)}, "
+        f"{'last used ' + _when(k.last_used) if k.last_used else 'not used yet'} "
+        + _form("/account/passkeys/remove", csrf,
+                f'<input type="hidden" name="passkey" value="{html.escape(k.id)}">',
+                f'Remove <span class="visually-hidden">{html.escape(k.name)}</span>')
+        + "</li>" for k in keys)
+    listed = f"<ul class=passkeys>{rows}</ul>" if keys else "<p>No passkeys yet.</p>"
+    return (
+        "<h2>Passkeys</h2><p>A passkey signs you in with this device's screen lock or a security key,"
+        " with no password to type.</p>" + listed
+        + '<p id="passkey-add" hidden><label>A name for the new passkey <input id="passkey-name" '
+        'maxlength="60" placeholder="this phone"></label> '
+        '<button type="button" id="passkey-create">Add a passkey</button></p>' + _STATUS
     )
 
 

@@ -20,16 +20,20 @@ from sqlalchemy.exc import IntegrityError
 
 from okgin.server.players import passwords
 from okgin.server.players.identity import Players, Session
+from okgin.server.store import chips
 from okgin.server.store.db import storage_errors
 from okgin.server.store.schema import (
     accounts,
     game_players,
     games,
+    passkey_challenges,
+    passkeys,
     players,
     room_players,
     rooms,
     sessions,
     sign_in_limits,
+    tournament_entrants,
 )
 
 FORMER = "a former player"
@@ -128,16 +132,26 @@ class Accounts:
         if wait > 0:
             raise TooMany(wait)
         name = _folded(username)
-        account_key = _key("account", name)
         with storage_errors("could not sign in"), self.engine.connect() as db:
             row = db.execute(select(accounts.c.player, accounts.c.hash)
                              .where(accounts.c.username == name)).first()
         if not passwords.verify(row.hash if row else None, password[:passwords.MAX_LENGTH]) or row is None:
-            self._failed(address_key, ADDRESS_FREE, now, lockout=True)
-            self._failed(account_key, ACCOUNT_FREE, now, lockout=False)
+            self.failed(address, name)
             raise AccountError(WRONG, 403)
-        self._clear(account_key)
+        self.succeeded(name)
         return self.players.new_session(row.player, agent, replacing=session)
+
+    def failed(self, address: str, username: str | None) -> None:
+        """Count a failed sign-in (by password or passkey) from ``address`` and, when one is
+        named, against the account ``username``."""
+        now = time.time()
+        self._failed(_key("address", address), ADDRESS_FREE, now, lockout=True)
+        if username is not None:
+            self._failed(_key("account", username), ACCOUNT_FREE, now, lockout=False)
+
+    def succeeded(self, username: str) -> None:
+        """A sign-in to ``username`` succeeded: its slowdown ends."""
+        self._clear(_key("account", username))
 
     def change_password(self, session: Session, current: str, new: str) -> None:
         with storage_errors("could not read the account"), self.engine.connect() as db:
@@ -212,7 +226,8 @@ def _slowdown(db: Connection, key: str) -> float:
 
 
 def _forget(db: Connection, player: str) -> None:
-    """Every row about ``player`` goes; the games they sat in name them FORMER."""
+    """Every row about ``player`` goes; the games they sat in name them FORMER; their chips and
+    ledger pass to an id that names nobody (``chips.forget``: no chip is lost)."""
     seats = db.execute(select(game_players.c.game, game_players.c.seat)
                        .where(game_players.c.player == player)).all()
     for game, seat in seats:
@@ -230,8 +245,13 @@ def _forget(db: Connection, player: str) -> None:
             if seat < len(data.get("seats", [])) and data["seats"][seat].get("kind") == "person":
                 data["seats"][seat]["name"] = FORMER
                 db.execute(update(rooms).where(rooms.c.code == room).values(data=json.dumps(data)))
-    for table in (game_players, room_players, sessions):
+    db.execute(delete(passkey_challenges).where(passkey_challenges.c.session.in_(
+        select(sessions.c.id_hash).where(sessions.c.player == player))))
+    for table in (game_players, room_players, sessions, passkeys):
         db.execute(delete(table).where(table.c.player == player))
+    gone = chips.forget(db, player)
+    # Their tournament entries pass to the same id: a stand-in plays on, the pool pays that wallet.
+    db.execute(update(tournament_entrants).where(tournament_entrants.c.player == player).values(player=gone))
     db.execute(delete(accounts).where(accounts.c.player == player))
     db.execute(delete(players).where(players.c.id == player))
 

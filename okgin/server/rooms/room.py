@@ -18,6 +18,7 @@ from typing import Any
 from okgin.errors import OkginError
 from okgin.rules import Rules
 from okgin.server.rooms.seats import new_token, seat_of
+from okgin.server.rooms.stakes import TableStakes
 
 PHRASES = ("Good game", "Nice!", "Oops", "Hurry up")
 COMPUTER_NAMES = ("Ruby", "Sam", "Kit", "Olive", "Max", "Ada")
@@ -83,6 +84,16 @@ class Room:
     deadline: float | None = None
     """With a turn timer: when the person to act runs out of time (Unix time), the same for
     every process, so that no arrival or reconnection anywhere gives more time."""
+    stakes: TableStakes = field(default_factory=TableStakes)
+    staked: list[int] = field(default_factory=list)
+    """The seats whose players staked the current game (its pool: the stake times as many)."""
+    chips: dict[str, Any] | None = None
+    """The last staked game's settlement: {"game", "pool", "shares" (chips per seat, None for a
+    seat that did not stake)}."""
+    tournament: str | None = None
+    """A tournament's table (its code): one match, no host, no rematch; its computer players
+    play on with nobody watching, deal the next hand when no person is there to, and stand in
+    for a person away past ``away_grace`` without anyone asking (see ``autoplay``)."""
 
     # -- making one ----------------------------------------------------------------------
 
@@ -110,6 +121,27 @@ class Room:
         room.seats[0].token_hash = hashed
         return room, token
 
+    @classmethod
+    def for_table(
+        cls, code: str, rules: Rules, seats: list[Seat], tournament: str, game_id: str,
+        away_grace: float = AWAY_GRACE, timer: int | None = None,
+    ) -> Room:
+        """A tournament's table, playing at once: ``seats`` are its people (their seats found by
+        their player, so each token is made and thrown away) and its computer players."""
+        if len(seats) not in (2, 3, 4):
+            raise RoomError("a room has 2 to 4 seats")
+        for seat in seats:
+            if seat.kind == "person":
+                seat.token_hash = new_token()[1]
+        rules = rules.replace(players=len(seats)) if rules.players != len(seats) else rules
+        if timer not in TIMERS:
+            raise RoomError("the turn timer is off, 30, 60 or 120 seconds")
+        room = cls(code, rules, seats, host=-1, phase=Phase.PLAYING, timer=timer, away_grace=away_grace,
+                   tournament=tournament)
+        room.deadline = time.time() + timer if timer else None  # the first turn's, if a person's
+        room._begin(game_id)
+        return room
+
     # -- what it says ---------------------------------------------------------------------
 
     @property
@@ -132,7 +164,8 @@ class Room:
             "rules": self.rules.to_json(), "target": self.rules.target,
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
-            "away_grace": self.away_grace,
+            "away_grace": self.away_grace, "tournament": self.tournament, **self.stakes.to_json(),
+            "staked": list(self.staked), "chips": self.chips,
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -192,6 +225,17 @@ class Room:
             raise RoomError(f"{target.name} has been away only a moment: wait {wait} more seconds")
         target.stand_in = level
 
+    def stand_in_for(self, seat: int, now: float) -> bool:
+        """A tournament's table: a ``normal`` computer player plays for a person away past the
+        grace, with nobody to ask (the match's result counts). True if it changed the seat."""
+        target = self.seats[seat]
+        if self.tournament is None or target.kind != "person" or target.stand_in is not None:
+            return False
+        if target.away_since is None or now - target.away_since < self.away_grace:
+            return False
+        target.stand_in = "normal"
+        return True
+
     def clear(self, by: int | None, seat: int) -> None:
         """Host, in the lobby: empty a computer player's seat."""
         self._host_only(by)
@@ -199,6 +243,26 @@ class Room:
         if self.phase is not Phase.LOBBY or self.seats[seat].kind != "computer":
             raise RoomError("only a computer player's seat can be emptied, before the game")
         self.seats[seat] = Seat()
+
+    def set_stakes(self, by: int | None, stakes: TableStakes) -> None:
+        """Host, in the lobby: the stake in chips per person (0: none) and the prize rule."""
+        self.may_set_stakes(by)
+        self.stakes = stakes
+
+    def may_set_stakes(self, by: int | None) -> None:
+        """Raise RoomError unless ``by`` may set the table's stake now."""
+        self._host_only(by)
+        if self.solo:
+            raise RoomError("a game against the computer has no stake")
+        if self.phase is not Phase.LOBBY:
+            raise RoomError("the stake is set in the lobby, before the first game")
+
+    def staking_seats(self, stakes: TableStakes | None = None) -> list[int]:
+        """The seats that stake in a game begun now (under ``stakes``, default the table's):
+        the people's, if there is a stake."""
+        if not (stakes or self.stakes).stake:
+            return []
+        return [i for i, seat in enumerate(self.seats) if seat.kind == "person"]
 
     def start(self, by: int | None, game_id: str) -> None:
         self._host_only(by)
@@ -213,6 +277,8 @@ class Room:
             raise RoomError("only the players can ask for a rematch")
         if self.phase is not Phase.FINISHED:
             raise RoomError("the game is not over yet")
+        if self.tournament is not None:
+            raise RoomError("a tournament's table plays one match: the next round is on its page")
         self._begin(game_id)
 
     def finish(self) -> None:
@@ -231,6 +297,7 @@ class Room:
         self.phase = Phase.PLAYING
         self.game = game_id
         self.games.append(game_id)
+        self.staked = self.staking_seats()
 
     def _free_name(self) -> str:
         """The first computer player's name no seat uses (people's names compared without case)."""
@@ -252,14 +319,16 @@ class Room:
         return {"rules": self.rules.to_json(), "seats": [asdict(seat) for seat in self.seats],
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
-                "deadline": self.deadline}
+                "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),
+                "chips": self.chips, "tournament": self.tournament}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
         return cls(code, Rules.from_json(data["rules"]), [Seat(**seat) for seat in data["seats"]],
                    data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
                    version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
-                   data.get("deadline"))
+                   data.get("deadline"), TableStakes.from_json(data.get("stakes")),
+                   list(data.get("staked", [])), data.get("chips"), data.get("tournament"))
 
 
 def new_code() -> str:

@@ -9,7 +9,19 @@ made from an out-of-date version writes nothing (compare-and-set).
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 metadata = MetaData()
 
@@ -123,4 +135,136 @@ room_players = Table(
     Column("room", String(40), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("player", String(40), nullable=False, index=True),
+)
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    # A WebAuthn credential of an account (docs/players.md): its id and COSE public key
+    # (base64url), the authenticator's sign count, the name its owner gave it.
+    Column("id", String(1400), primary_key=True),
+    Column("player", String(40), nullable=False, index=True),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("name", String(60), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("last_used", Float, nullable=True),
+)
+
+passkey_challenges = Table(
+    "passkey_challenges",
+    metadata,
+    # A session's one live challenge per purpose ("register" or "sign-in"): used once, expires.
+    Column("session", String(64), primary_key=True),
+    Column("purpose", String(16), primary_key=True),
+    Column("challenge", String(100), nullable=False),
+    Column("rp_id", String(255), nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+public_games = Table(
+    "public_games",
+    metadata,
+    # A seat whose player said yes to making the game public (no player named: a seat).
+    Column("game", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+)
+
+# -- play chips (store/chips.py): a wallet per player, each game's pool, the ledger of every move --
+
+chip_wallets = Table(
+    "chip_wallets",
+    metadata,
+    Column("player", String(40), primary_key=True),
+    Column("balance", Integer, nullable=False),
+    # The UTC day (YYYY-MM-DD) of the player's last daily grant ("" before the first).
+    Column("granted", String(10), nullable=False),
+    CheckConstraint("balance >= 0", name="ck_chip_wallets_balance"),
+)
+
+chip_pools = Table(
+    "chip_pools",
+    metadata,
+    # One row per staked game: the chips held from its seats until it is paid out or refunded
+    # (``chips.take_pool`` makes one for any id, e.g. a tournament's entry fees, and its source).
+    Column("game", String(40), primary_key=True),
+    Column("room", String(40), nullable=False),
+    Column("stake", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("status", String(10), nullable=False),  # held, paid or refunded
+    Column("created", Float, nullable=False),
+    Column("settled", Float, nullable=True),
+    CheckConstraint("stake > 0 AND total >= 0", name="ck_chip_pools_amounts"),
+)
+
+chip_ledger = Table(
+    "chip_ledger",
+    metadata,
+    # Append-only: every movement of a player's chips, signed (a stake is negative).
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player", String(40), nullable=False, index=True),
+    Column("at", Float, nullable=False),
+    Column("kind", String(8), nullable=False),  # grant, stake, payout or refund
+    Column("amount", Integer, nullable=False),
+    Column("balance", Integer, nullable=False),  # the player's balance after it
+    Column("game", String(40), nullable=True),
+    Column("seat", Integer, nullable=True),
+    # A game's seat stakes once, is paid once and refunded once (grants have no game).
+    UniqueConstraint("game", "seat", "kind", name="uq_chip_ledger_move"),
+)
+
+# -- tournaments (okgin/server/tournaments/): an event over rooms, every step stored --------
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("code", String(40), primary_key=True),
+    # Grows by one with every change of status or round (compare-and-set: one process advances).
+    Column("version", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("host", String(40), nullable=False),
+    # Its settings (format, table size, rules, rounds, places, levels, start when full): JSON.
+    Column("data", Text, nullable=False),
+    Column("round", Integer, nullable=False),
+    # The process running its tables now, until ``lease`` (Unix time): another takes over after.
+    Column("driver", String(64), nullable=True),
+    Column("lease", Float, nullable=True),
+)
+
+tournament_entrants = Table(
+    "tournament_entrants",
+    metadata,
+    Column("tournament", String(40), primary_key=True),
+    Column("seed", Integer, primary_key=True),
+    # A person (their player id) or a computer player (its level): one of the two.
+    Column("player", String(40), nullable=True, index=True),
+    Column("level", String(16), nullable=True),
+    Column("name", String(40), nullable=False),
+)
+
+tournament_rounds = Table(
+    "tournament_rounds",
+    metadata,
+    Column("tournament", String(40), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("byes", Text, nullable=False),
+    Column("started", Float, nullable=False),
+)
+
+tournament_tables = Table(
+    "tournament_tables",
+    metadata,
+    Column("tournament", String(40), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("room", String(40), nullable=False, unique=True),
+    # The entrants' seeds in seat order (JSON).
+    Column("seats", Text, nullable=False),
+    # The finished match, from its stored game: seeds from first place to last, their final
+    # scores and penalty points in the same order (JSON), and the game's id.
+    Column("result", Text, nullable=True),
+    Column("game", String(40), nullable=True),
+    Column("finished", Float, nullable=True),
 )

@@ -28,6 +28,7 @@ from okgin.server.refusals import ProtocolError
 from okgin.server.rooms.hall import Hall
 from okgin.server.rooms.live import LiveRoom, Watcher
 from okgin.server.rooms.room import PHRASES, RoomError
+from okgin.server.store.chips import Wallets
 from okgin.server.store.storage import StorageError
 from okgin.server.wire.admission import returning_player
 from okgin.server.wire.codes import Code, WireError, code_of, error_json
@@ -69,7 +70,6 @@ class Connection:
 
     def __init__(
         self, websocket: WebSocket, hall: Hall, limits: ConnectionLimits, settings: Settings,
-        player: bool = False,
     ) -> None:
         self.websocket = websocket
         self.hall = hall
@@ -81,8 +81,6 @@ class Connection:
         self._last_id: int | None = None
         self._refused = 0
         self._malformed = 0
-        self._player = player
-        """Counted as a returning player (against its seat, not its address)."""
         self.metrics: Metrics = websocket.app.state.metrics
         self.players: Players = websocket.app.state.players
         session = session_of(websocket)
@@ -249,9 +247,8 @@ class Connection:
         if seat is None:
             raise WireError("that seat token is not valid here: open the link again to watch",
                             Code.BAD_TOKEN)
-        if not self._player:
-            self._player = True
-            self.limits.player(f"{live.room.code}:{seat}")
+        self.limits.returned(f"{live.room.code}:{seat}")
+        self.limits.player(self._owner(live, seat))
         return seat
 
     # -- in a room ------------------------------------------------------------------------
@@ -261,9 +258,30 @@ class Connection:
         if self.watcher.seat is not None:
             raise RoomError("you already have a seat")
         seat, name = int_field(message, "seat"), self._name(message)
+        await self._can_stake(live)
         change = await live.sit(seat, name)
         await self._took(live.room.code, seat, name)
         await self._watch(live, seat, change.token)  # the token saved, if the change was re-run
+        return None
+
+    async def _can_stake(self, live: LiveRoom) -> None:
+        """At a staked table: refuse a seat to a page without a player, or one short of chips
+        (the start takes the stakes, all or none, and refuses then if chips went meanwhile)."""
+        stake = live.room.stakes.stake
+        if not stake:
+            return
+        if self.player_id is None:
+            raise RoomError("this table plays for chips: open it in a browser to have a wallet")
+        balance = await anyio.to_thread.run_sync(Wallets(self.hall.store.engine).balance, self.player_id)
+        if balance < stake:
+            raise RoomError(f"this table's stake is {stake} chips and you have {balance}: "
+                            "you can watch, or come back tomorrow for more chips")
+
+    async def _on_stake(self, message: Message) -> dict[str, Any] | None:
+        """Host, in the lobby: the stake in chips per person and the prize rule."""
+        data = message.data
+        await self._room().set_stakes(self.watcher.seat, data.get("stake"), data.get("split", "scaled"),
+                                      data.get("cutoff", 50))
         return None
 
     async def _on_computer(self, message: Message) -> dict[str, Any] | None:
@@ -350,6 +368,12 @@ class Connection:
 
     # -- helpers --------------------------------------------------------------------------
 
+    def _owner(self, live: LiveRoom, seat: int) -> str:
+        """Whose budgets a seated page spends: its session's player, else (a program that came
+        back with a seat token) its seat's. A page without a session that only made a game is
+        not known to be a person: it stays on its address's budgets (see ``limits``)."""
+        return f"player {self.player_id}" if self.player_id is not None else f"seat {live.room.code}:{seat}"
+
     def _seed(self, message: Message) -> int | None:
         seed = seed_field(message)
         if seed is not None and not self.settings.allow_seeds:
@@ -377,6 +401,8 @@ class Connection:
         if self.live is not live or self.watcher.seat != seat:
             await self._leave()
         self.live = live
+        if seat is not None and self.player_id is not None:  # a session took a seat: a real player
+            self.limits.player(self._owner(live, seat))
         self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach, only_game)
         code = live.room.code if only_game is None else None  # an id never leads to the room
         joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": code,
@@ -416,6 +442,7 @@ HANDLERS: dict[str, tuple[Handler, Budget | None]] = {
     "start": (Connection._on_start, None),
     "rematch": (Connection._on_rematch, None),
     "say": (Connection._on_say, None),
+    "stake": (Connection._on_stake, None),
     "advice": (Connection._on_coach, ConnectionLimits.coach),
     "review": (Connection._on_coach, ConnectionLimits.coach),
     "leave": (Connection._on_leave, None),
@@ -436,9 +463,10 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     limiter: Limiter = state.limiter
     address = websocket.client.host if websocket.client else "unknown"
+    session = session_of(websocket)
     first: str | None = None
     try:
-        limits = limiter.for_connection(address)
+        limits = limiter.for_connection(address, None if session is None else session.player)
     except RateLimited as error:  # only a player coming back with its seat token is read on
         try:
             limits, first = await returning_player(websocket, state.hall, limiter, address, error)
@@ -447,4 +475,4 @@ async def game_socket(websocket: WebSocket) -> None:
             with contextlib.suppress(Exception):
                 await websocket.close(1008, str(refused))
             return
-    await Connection(websocket, state.hall, limits, settings, player=first is not None).run(first)
+    await Connection(websocket, state.hall, limits, settings).run(first)
