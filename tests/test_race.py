@@ -11,7 +11,7 @@ from deals import deal, play
 
 from okgin.actions import Discard, Knock, parse_action
 from okgin.bots import make_player
-from okgin.bots.race import Stakes, gains_of, win_chances
+from okgin.bots.race import MatchWorth, gains_of, win_chances
 from okgin.bots.rollout import utility
 from okgin.rules import Rules, preset
 from okgin.view import SeatView, seat_view
@@ -65,12 +65,12 @@ def _opening(rules: Rules, won: tuple[int, ...]) -> SeatView:
     return seat_view(hand, 0, won, won)
 
 
-def test_stakes_are_the_points_under_difference_scoring_and_add_the_match_under_penalty() -> None:
+def test_the_worth_is_the_points_under_difference_scoring_and_add_the_match_under_penalty() -> None:
     points = (10, -14, -3)
-    plain = Stakes(_opening(dataclasses.replace(MULTI, scoring="difference"), (0, 0, 0)))
+    plain = MatchWorth(_opening(dataclasses.replace(MULTI, scoring="difference"), (0, 0, 0)))
     assert plain.value(points) == utility(points, 0)
     assert plain.feed_weight(1) == 1.0
-    racing = Stakes(_opening(MULTI, (80, 0, 0)))
+    racing = MatchWorth(_opening(MULTI, (80, 0, 0)))
     # The knock's 10 points take seat 0 from needing 20 to needing 10.
     assert racing.chance(points) == pytest.approx(win_chances((10, 100, 100), GAINS)[0])
     now = win_chances((20, 100, 100), GAINS)[0]
@@ -80,9 +80,9 @@ def test_stakes_are_the_points_under_difference_scoring_and_add_the_match_under_
 
 def test_the_seat_near_the_target_weighs_more_when_it_is_the_one_fed() -> None:
     view = _opening(MULTI, (70, 90, 0))
-    stakes = Stakes(view)
-    assert stakes.feed_weight(1) > 2 > 1 > stakes.feed_weight(2)
-    assert Stakes(_opening(MULTI, (0, 0, 0))).feed_weight(1) == pytest.approx(1.0)
+    worth = MatchWorth(view)
+    assert worth.feed_weight(1) > 2 > 1 > worth.feed_weight(2)
+    assert MatchWorth(_opening(MULTI, (0, 0, 0))).feed_weight(1) == pytest.approx(1.0)
 
 
 def _hard(view: SeatView, seed: int) -> str:

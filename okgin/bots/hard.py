@@ -29,7 +29,7 @@ from okgin.bots.judge import Judge
 from okgin.bots.knowledge import Knowledge, completers, knowledge_of
 from okgin.bots.memo import deadwood
 from okgin.bots.normal import NormalPlayer, best_knock, rank_discards
-from okgin.bots.race import Stakes
+from okgin.bots.race import MatchWorth
 from okgin.bots.rollout import Table, play_move
 from okgin.cards import DECK
 from okgin.hand import Phase
@@ -82,11 +82,11 @@ class HardPlayer:
         knowledge = knowledge_of(view)
         guesser = Guesser(knowledge, [c.index for c in view.discards])
         plans = self._plans(view, knowledge, default)
-        stakes = Stakes(view)
+        worth = MatchWorth(view)
         if len(plans) > 1:
-            default = self._search(view, guesser, plans, stakes)
+            default = self._search(view, guesser, plans, worth)
         if isinstance(default, Discard):
-            return self._safer_discard(view, knowledge, guesser, stakes)
+            return self._safer_discard(view, knowledge, guesser, worth)
         return default
 
     def _plans(self, view: SeatView, knowledge: Knowledge, default: PlayerAction) -> list[Plan]:
@@ -103,10 +103,10 @@ class HardPlayer:
         return [Plan(default), Plan(knock), Plan(default, for_gin=True)]
 
     def _search(
-        self, view: SeatView, guesser: Guesser, plans: list[Plan], stakes: Stakes
+        self, view: SeatView, guesser: Guesser, plans: list[Plan], worth: MatchWorth
     ) -> PlayerAction:
         """The action of the plan whose hands are worth most on average over guessed deals
-        (``stakes``: their points, and under penalty scoring the match they leave)."""
+        (``worth``: their points, and under penalty scoring the match they leave)."""
         quick = Table(view.rules, view.knock_limit, view.multiplier)
         for_gin = Table(view.rules, view.knock_limit, view.multiplier, gin_seeker=view.seat)
         totals = [0.0] * len(plans)
@@ -117,7 +117,7 @@ class HardPlayer:
             for i, plan in enumerate(plans):
                 table = for_gin if plan.for_gin else quick
                 points = play_move(table, world.copy(), view.seat, plan.action, view.phase, view.dealer)
-                totals[i] += stakes.value(points)
+                totals[i] += worth.value(points)
             guesses += 1
         means = [t / guesses for t in totals]
         means[0] += PRIOR
@@ -125,7 +125,7 @@ class HardPlayer:
         return plans[best].action
 
     def _safer_discard(
-        self, view: SeatView, knowledge: Knowledge, guesser: Guesser, stakes: Stakes
+        self, view: SeatView, knowledge: Knowledge, guesser: Guesser, worth: MatchWorth
     ) -> Discard:
         """`normal`'s discard, with the risk of feeding the next seat measured on guesses
         of its hand rather than on the visible hints alone, and weighed by what that seat
@@ -133,7 +133,7 @@ class HardPlayer:
         judge = Judge(knowledge, view.stock_count, HORIZON)
         choices = rank_discards(view, judge)
         after = (view.seat + 1) % view.rules.players
-        feed = FEED_POINTS * stakes.feed_weight(after)
+        feed = FEED_POINTS * worth.feed_weight(after)
         close = [ch for ch in choices if ch.cost <= choices[0].cost + max(CLOSE, feed)][:4]
         if len(close) < 2:
             return Discard(view.seat, DECK[choices[0].card])

@@ -98,7 +98,7 @@ def _times(a: list[float], b: list[float]) -> list[float]:
     return out
 
 
-class Stakes:
+class MatchWorth:
     """What a hand's points are worth to the seat of ``view`` in its match.
 
     Everywhere: its points less the others' mean (``utility``). Under penalty scoring, where
