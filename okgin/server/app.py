@@ -29,6 +29,7 @@ from okgin.server.pages.site import (
     rules_api,
 )
 from okgin.server.players.identity import Players
+from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.hall import Hall
@@ -79,13 +80,14 @@ def create_app(
     broker = make_broker(broker_url)
     thinking = Thinking()
     presence = make_presence(broker_url, PROCESS)
-    hall = Hall(RoomStore(store), broker, thinking, presence)
     players = Players(store.engine)
+    rated = RatingStore(store.engine)
+    hall = Hall(RoomStore(store), broker, thinking, presence, finished=rated.rate_later)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await broker.start()
-        sweeper = asyncio.create_task(_sweep(hall, players, idle_hours)) if idle_hours else None
+        sweeper = asyncio.create_task(_sweep(hall, players, rated, idle_hours)) if idle_hours else None
         keeper = asyncio.create_task(hall.keep_presence())
         yield
         keeper.cancel()
@@ -116,6 +118,7 @@ def create_app(
     app.state.store = store
     app.state.hall = hall
     app.state.players = players
+    app.state.ratings = rated
     app.state.secure_cookies = secure_cookies
     app.state.metrics = Metrics(lambda: len(hall))
     app.state.limiter = Limiter(limits)
@@ -129,9 +132,10 @@ async def _store_failed(_request: Request, error: Exception) -> Response:
     return PlainTextResponse(f"{error}\n", status_code=503)
 
 
-async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
+async def _sweep(hall: Hall, players: Players, rated: RatingStore, idle_hours: float) -> None:
     """Now and then, remove the unfinished games nobody has touched for ``idle_hours``, and the
-    guests made that long ago who never sat at a table (docs/players.md)."""
+    guests made that long ago who never sat at a table; rate any finished game a stopped
+    process left unrated (docs/players.md)."""
     seconds = idle_hours * 3600
     while True:
         try:
@@ -139,6 +143,7 @@ async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
             if removed:
                 log.warning("removed %d abandoned unfinished games", len(removed))
             await anyio.to_thread.run_sync(players.forget_idle_guests, time.time() - seconds)
+            await anyio.to_thread.run_sync(rated.rate_unrated, time.time() - 60)
         except Exception as error:  # a locked database: try again next time
             log.warning("could not remove abandoned games: %s", error)
         await asyncio.sleep(min(600.0, max(1.0, seconds / 4)))

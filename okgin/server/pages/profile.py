@@ -12,9 +12,12 @@ from starlette.routing import BaseRoute, Route
 
 from okgin.server.pages.account import account_routes
 from okgin.server.pages.forms import FormRefused, read_form
+from okgin.server.pages.leaderboard import TITLES, ordinal_place, rating_text
 from okgin.server.pages.template import page
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players, Session
+from okgin.server.players.rating_store import RatingStore
+from okgin.server.players.ratings import FAMILIES
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
 
@@ -61,12 +64,26 @@ async def _profile(request: Request, session: Session, message: str, status: int
                 'autocomplete="nickname" required></label>', "Save the name")
         + "<p>Your name is shown at the tables you sit at, and fills in your name when you make or join"
         " a room.</p>"
+        + await _ratings(request.app.state.ratings, session.player)
     )
     if username:
         body += await _signed_in(accounts, session, csrf)
     else:
         body += _guest(csrf)
     return page("Your profile", body, status=status)
+
+
+async def _ratings(rated: RatingStore, player: str) -> str:
+    """Your rating in each family (and place), or how to get one; a link to the leaderboard."""
+    rows = ""
+    for family in FAMILIES:
+        standing = await anyio.to_thread.run_sync(rated.place_of, player, family)
+        if standing is not None:
+            rows += (f"<li>{TITLES[family]}: <b>{rating_text(standing.rating)}</b>, "
+                     f"{ordinal_place(standing.place)} of {standing.of:,}</li>")
+    said = f"<ul class=ratings>{rows}</ul>" if rows else "<p>No rating yet: finish a game to get one.</p>"
+    return (f"<h2>Your rating</h2>{said}<p><a href=\"/leaderboard\">The leaderboard</a> · "
+            "<a href=\"/stats\">Your statistics</a></p>")
 
 
 def _guest(csrf: str) -> str:

@@ -97,7 +97,8 @@ async def history_page(request: Request) -> Response:
         "<table><thead><tr><th>Finished</th><th>Winner</th><th>Final scores</th><th>Hands</th>"
         "<th>Record</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
         if rows else "<p>No finished games yet.</p>"
-    ) + '<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a></p>'
+    ) + ('<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a>'
+         ' · <a href="/leaderboard">Leaderboard</a></p>')
     return page("Finished games", table)
 
 

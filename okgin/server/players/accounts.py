@@ -26,6 +26,8 @@ from okgin.server.store.schema import (
     game_players,
     games,
     players,
+    rating_history,
+    ratings,
     room_players,
     rooms,
     sessions,
@@ -230,7 +232,7 @@ def _forget(db: Connection, player: str) -> None:
             if seat < len(data.get("seats", [])) and data["seats"][seat].get("kind") == "person":
                 data["seats"][seat]["name"] = FORMER
                 db.execute(update(rooms).where(rooms.c.code == room).values(data=json.dumps(data)))
-    for table in (game_players, room_players, sessions):
+    for table in (game_players, room_players, sessions, ratings, rating_history):
         db.execute(delete(table).where(table.c.player == player))
     db.execute(delete(accounts).where(accounts.c.player == player))
     db.execute(delete(players).where(players.c.id == player))

@@ -9,7 +9,7 @@ made from an out-of-date version writes nothing (compare-and-set).
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -123,4 +123,51 @@ room_players = Table(
     Column("room", String(40), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("player", String(40), nullable=False, index=True),
+)
+
+# -- ratings (okgin/server/players/ratings.py): each finished game rated once, by final standing --
+
+rated_games = Table(
+    "rated_games",
+    metadata,
+    # One row per finished game, written in the same transaction as the ratings it moved: the
+    # fact that it was rated, so nothing rates it twice. ``family`` null: rated for nobody (a
+    # game finished before ratings existed, or with no known person at the table).
+    Column("game", String(40), primary_key=True),
+    Column("rated", Float, nullable=False),
+    Column("family", String(16), nullable=True),
+    Column("preset", String(40), nullable=False),
+    Column("solo", Boolean, nullable=False),
+    Column("seats", Integer, nullable=False),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    # A player's current rating in one family: openskill's mu and sigma, and its ordinal
+    # (mu - 3 sigma), the number shown and ranked on.
+    Column("player", String(40), primary_key=True),
+    Column("family", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_ratings_family_ordinal", "family", "ordinal"),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    # A rated game as one player saw it: their place, and their rating after it.
+    Column("player", String(40), primary_key=True),
+    Column("game", String(40), primary_key=True),
+    Column("family", String(16), nullable=False),
+    Column("rated", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("weight", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Index("ix_rating_history_player_rated", "player", "rated"),
 )

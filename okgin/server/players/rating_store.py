@@ -1,0 +1,235 @@
+"""Ratings in the store: each finished game rated once, the leaderboard, a player's own figures.
+
+A game is rated in one transaction that first claims it (its ``rated_games`` row, keyed by the
+game), then moves its people's ratings and writes their history rows: a second call, from a
+re-run change, another process or a sweep, finds the claim and changes nothing; two at once
+meet on the key, and the loser's transaction writes nothing. Calls block: run them in a thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from sqlalchemy import and_, case, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from okgin.errors import OkginError
+from okgin.rules import Rules
+from okgin.server.players.ratings import COMPUTER_MU, Entrant, Rating, family, places, rate, weight
+from okgin.server.store.db import StorageError, storage_errors
+from okgin.server.store.schema import game_players, games, players, rated_games, rating_history, ratings
+
+log = logging.getLogger("okgin.server")
+TOP = 100
+NAMELESS = "(no name yet)"
+"""How the leaderboard shows a player who has not chosen a name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A leaderboard row: a place, a name and a rating (never a player id)."""
+
+    place: int
+    name: str
+    rating: Rating
+    you: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's own place in a family (equal ratings share it), of how many, and their rating."""
+
+    place: int
+    of: int
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One rated game in a player's history: when, its family, their place and rating after."""
+
+    rated: float
+    family: str
+    place: int
+    seats: int
+    rating: float
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """A player's finished, rated games of one preset, solo or in rooms."""
+
+    preset: str
+    solo: bool
+    seats: int
+    games: int
+    won: int
+    mean_place: float
+
+
+class RatingStore:
+    """Ratings, read and written in the game store's database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # -- rating a game ------------------------------------------------------------------------
+
+    def rate_game(self, game: str, solo: bool) -> bool:
+        """Rate finished game ``game`` (``solo``: a game against the computer, not a room) if it
+        was not yet; True if this call rated it. An unfinished or unknown game changes nothing."""
+        for _ in range(3):  # two first games of one new player at once: the loser tries again
+            try:
+                with storage_errors(f"could not rate game {game}"), self._locked() as db:
+                    done = _rate(db, game, solo)
+                    db.commit()
+                    return done
+            except IntegrityError:
+                continue
+        return False
+
+    def rate_later(self, game: str, solo: bool) -> None:
+        """``rate_game``, for a caller that does not wait: a failure is logged, not raised."""
+        try:
+            self.rate_game(game, solo)
+        except StorageError as error:
+            log.warning("%s", error)
+        except Exception:
+            log.exception("could not rate game %s", game)
+
+    def rate_unrated(self, finished_before: float) -> int:
+        """Rate finished games nobody rated (a process stopped between its last move and its
+        rating), in the order they finished; a game is solo when every seat but one was a computer
+        player. Returns how many."""
+        query = (select(games.c.id, games.c.levels).where(
+            games.c.status == "finished", games.c.updated < finished_before,
+            ~select(rated_games.c.game).where(rated_games.c.game == games.c.id).exists())
+            .order_by(games.c.updated, games.c.id).limit(500))
+        with storage_errors("could not read the unrated games"), self.engine.connect() as db:
+            found = db.execute(query).all()
+        return sum(self.rate_game(game, sum(lv is None for lv in json.loads(levels)) == 1)
+                   for game, levels in found)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[Connection]:
+        """A connection in a transaction that writes (SQLite: takes the write lock at once, so
+        what it reads cannot change before it writes)."""
+        with self.engine.connect() as db:
+            if self.engine.dialect.name == "sqlite":
+                db.exec_driver_sql("BEGIN IMMEDIATE")
+            yield db
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def ratings_of(self, player: str) -> dict[str, Rating]:
+        """``player``'s rating in each family they have played."""
+        query = select(ratings).where(ratings.c.player == player)
+        with storage_errors("could not read your rating"), self.engine.connect() as db:
+            return {row.family: Rating(row.mu, row.sigma, row.games) for row in db.execute(query)}
+
+    def leaderboard(self, family: str, limit: int = TOP, you: str | None = None) -> list[Placed]:
+        """The best ``limit`` of ``family``, by ordinal (equal ordinals share a place)."""
+        query = (select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.ordinal,
+                        players.c.name)
+                 .join(players, players.c.id == ratings.c.player)
+                 .where(ratings.c.family == family)
+                 .order_by(ratings.c.ordinal.desc(), ratings.c.player).limit(limit))
+        with storage_errors("could not read the leaderboard"), self.engine.connect() as db:
+            rows = db.execute(query).all()
+        board: list[Placed] = []
+        for number, row in enumerate(rows, start=1):
+            place = board[-1].place if board and rows[number - 2].ordinal == row.ordinal else number
+            board.append(Placed(place, row.name or NAMELESS, Rating(row.mu, row.sigma, row.games),
+                                row.player == you))
+        return board
+
+    def place_of(self, player: str, family: str) -> Standing | None:
+        """``player``'s place and rating in ``family``, and how many are rated there (None: not rated)."""
+        mine = select(ratings).where(ratings.c.player == player, ratings.c.family == family)
+        with storage_errors("could not read your place"), self.engine.connect() as db:
+            row = db.execute(mine).first()
+            if row is None:
+                return None
+            above = db.execute(select(func.count()).select_from(ratings).where(
+                ratings.c.family == family, ratings.c.ordinal > row.ordinal)).scalar_one()
+            total = db.execute(select(func.count()).select_from(ratings)
+                               .where(ratings.c.family == family)).scalar_one()
+        return Standing(int(above) + 1, int(total), Rating(row.mu, row.sigma, row.games))
+
+    def history(self, player: str, limit: int = 200) -> list[Point]:
+        """``player``'s last ``limit`` rated games, oldest first."""
+        query = (select(rating_history.c.rated, rating_history.c.family, rating_history.c.place,
+                        rating_history.c.ordinal, rated_games.c.seats)
+                 .join(rated_games, rated_games.c.game == rating_history.c.game)
+                 .where(rating_history.c.player == player)
+                 .order_by(rating_history.c.rated.desc()).limit(limit))
+        with storage_errors("could not read your ratings"), self.engine.connect() as db:
+            rows = db.execute(query).all()
+        return [Point(r.rated, r.family, r.place, r.seats, r.ordinal) for r in reversed(rows)]
+
+    def results(self, player: str) -> list[Results]:
+        """``player``'s rated games by preset, solo or in rooms, and seats (nobody else's)."""
+        h, g = rating_history.c, rated_games.c
+        query = (select(g.preset, g.solo, g.seats, func.count(), func.sum(case((h.place == 1, 1), else_=0)),
+                        func.avg(h.place))
+                 .join(rated_games, g.game == h.game).where(h.player == player)
+                 .group_by(g.preset, g.solo, g.seats).order_by(g.solo.desc(), g.preset, g.seats))
+        with storage_errors("could not read your results"), self.engine.connect() as db:
+            rows = db.execute(query).all()
+        return [Results(preset, bool(solo), seats, count, int(won or 0), round(float(mean), 2))
+                for preset, solo, seats, count, won, mean in rows]
+
+
+def _rate(db: Connection, game: str, solo: bool) -> bool:
+    """Claim and rate ``game`` on ``db`` (in a transaction); False if rated already or unfinished."""
+    if db.execute(select(rated_games.c.game).where(rated_games.c.game == game)).first() is not None:
+        return False
+    row = db.execute(select(games.c.status, games.c.levels, games.c.head, games.c.winner, games.c.scores)
+                     .where(games.c.id == game)).first()
+    if row is None or row.status != "finished" or row.winner is None or not row.scores:
+        return False
+    levels: list[str | None] = json.loads(row.levels)
+    try:
+        preset = Rules.from_json(json.loads(row.head).get("rules", "oklahoma")).preset or "house"
+    except OkginError:  # a stored game's rules were valid when it began
+        preset = "house"
+    sat = {seat: player for seat, player in db.execute(
+        select(game_players.c.seat, game_players.c.player).where(game_players.c.game == game))}
+    twice = {p for p in sat.values() if list(sat.values()).count(p) > 1}
+    sat = {seat: player for seat, player in sat.items() if player not in twice}  # not against oneself
+    standing = places(row.winner, json.loads(row.scores))
+    entrants = [Entrant(sat.get(seat), None if seat in sat else level, standing[seat])
+                for seat, level in enumerate(levels) if seat in sat or level in COMPUTER_MU]
+    people = [e.player for e in entrants if e.player is not None]
+    kind = family(len(levels)) if people and len(entrants) >= 2 else None
+    now = time.time()
+    db.execute(insert(rated_games).values(game=game, rated=now, family=kind, preset=preset, solo=solo,
+                                          seats=len(levels)))
+    if kind is None:
+        return True
+    mine = and_(ratings.c.family == kind, ratings.c.player.in_(people))
+    locked = select(ratings).where(mine).order_by(ratings.c.player)
+    if db.dialect.name == "postgresql":
+        locked = locked.with_for_update()
+    current = {r.player: Rating(r.mu, r.sigma, r.games) for r in db.execute(locked)}
+    for player, new in rate(entrants, current).items():
+        values = {"mu": new.mu, "sigma": new.sigma, "ordinal": new.ordinal, "games": new.games,
+                  "updated": now}
+        if player in current:
+            db.execute(update(ratings).where(ratings.c.player == player, ratings.c.family == kind)
+                       .values(values))
+        else:
+            db.execute(insert(ratings).values(player=player, family=kind, **values))
+        place = next(e.place for e in entrants if e.player == player)
+        db.execute(insert(rating_history).values(
+            player=player, game=game, family=kind, rated=now, place=place,
+            weight=weight(entrants),
+            mu=new.mu, sigma=new.sigma, ordinal=new.ordinal))
+    return True
+
