@@ -54,7 +54,8 @@ def ratings_body(history: Sequence[Point], current: dict[str, Rating]) -> str:
             continue
         parts.append(f"<h2>{TITLES[family]}: rating {rating_text(current[family])}</h2>" + line_chart(
             f"rating-{number}", f"Your rating after each rated game: {TITLES[family].lower()}",
-            [(f"Game {i}", round(p.rating, 1)) for i, p in enumerate(points, start=1)], "rating"))
+            [(f"#{i}", round(p.rating, 1)) for i, p in enumerate(points, start=1)], "rating",
+            label="Rated game"))
     return "".join(parts)
 
 

@@ -139,7 +139,8 @@ class RatingStore:
                         players.c.name)
                  .join(players, players.c.id == ratings.c.player)
                  .where(ratings.c.family == family)
-                 .order_by(ratings.c.ordinal.desc(), ratings.c.player).limit(limit))
+                 # Both descending: one backward walk of ix_ratings_family_ordinal, no sort.
+                 .order_by(ratings.c.ordinal.desc(), ratings.c.player.desc()).limit(limit))
         with storage_errors("could not read the leaderboard"), self.engine.connect() as db:
             rows = db.execute(query).all()
         board: list[Placed] = []

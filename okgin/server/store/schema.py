@@ -153,7 +153,7 @@ ratings = Table(
     Column("ordinal", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("updated", Float, nullable=False),
-    Index("ix_ratings_family_ordinal", "family", "ordinal"),
+    Index("ix_ratings_family_ordinal", "family", "ordinal", "player"),
 )
 
 rating_history = Table(

@@ -42,7 +42,7 @@ def upgrade() -> None:
         sa.Column("games", sa.Integer, nullable=False),
         sa.Column("updated", sa.Float, nullable=False),
     )
-    op.create_index("ix_ratings_family_ordinal", "ratings", ["family", "ordinal"])
+    op.create_index("ix_ratings_family_ordinal", "ratings", ["family", "ordinal", "player"])
     op.create_table(
         "rating_history",
         sa.Column("player", sa.String(40), primary_key=True),
