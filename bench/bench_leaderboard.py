@@ -8,13 +8,14 @@ Starts a throwaway PostgreSQL (tests/real_servers.py), makes the store at the sc
 and fills it inside the server (``INSERT … SELECT`` over ``generate_series``, the fastest bulk
 load there is: no row crosses the wire): the players, 1,000,000 rated games (70% two-player,
 two seats; 30% multi-player, three or four), a seat row and a rating-history row for each
-player of each game (players drawn by a hash of the game's number), and each player's current
-rating in each family they played, with ``games`` their count of rated games. The ratings'
-values are drawn at random, not worked out by openskill (the pages' cost does not depend on
-them). Then it runs VACUUM ANALYZE, as autovacuum would, and fetches each page ``--fetches``
-times through the real app (the ASGI app of ``create_app``, called in-process by httpx, cookies
-and session middleware included), each time as one of 200 players drawn at random with a
-session of their own, one request at a time, and prints p50, p95 and p99 per page.
+player of each game (players drawn by a hash of the game's number), each player's current
+rating in each family they played, with ``games`` their count of rated games, and the counts
+per tenth of a rating (``rating_counts``). The ratings' values are drawn at random, not worked
+out by openskill (the pages' cost does not depend on them). Then it runs VACUUM ANALYZE, as
+autovacuum would, and fetches each page ``--fetches`` times through the real app (the ASGI app
+of ``create_app``, called in-process by httpx, cookies and session middleware included), each
+time as one of 200 players drawn at random with a session of their own, one request at a
+time, and prints p50, p95 and p99 per page.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def fill(dsn: str, players: int, games: int) -> float:
     """Fill the store in the server; returns the seconds it took."""
     started = time.perf_counter()
     # Distinct players at one table: the seats' draws step by a prime apart, wrapped.
-    player = "'p' || (((abs(hashint4(g)) + s * 24989) % {players}) + 1)"
+    player = "'p' || (((abs(hashint4(g)::bigint) + s * 24989) % {players}) + 1)"
     statements = [
         f"INSERT INTO players (id, created, name) SELECT 'p' || i, 0, 'Player ' || i "
         f"FROM generate_series(1, {players}) i",
@@ -60,9 +61,12 @@ def fill(dsn: str, players: int, games: int) -> float:
         "SELECT gp.player, gp.game, r.family, r.rated, gp.seat + 1, CASE WHEN r.solo THEN 0.5 ELSE 1 END, "
         "20 + random() * 10, 2 + random() * 4, random() * 30 FROM game_players gp "
         "JOIN rated_games r ON r.game = gp.game",
-        "INSERT INTO ratings (player, family, mu, sigma, ordinal, games, updated) "
-        "SELECT player, family, 25, 3, round((random() * 40 - 5)::numeric, 1), count(*), max(rated) "
-        "FROM rating_history GROUP BY player, family",
+        "INSERT INTO ratings (player, family, mu, sigma, ordinal, bucket, games, updated) "
+        "SELECT player, family, mu, sigma, mu - 3 * sigma, floor((mu - 3 * sigma) * 10), games, updated FROM "
+        "(SELECT player, family, 20 + random() * 15 AS mu, 1 + random() * 7 AS sigma, count(*) AS games, "
+        "max(rated) AS updated FROM rating_history GROUP BY player, family) drawn",
+        "INSERT INTO rating_counts (family, bucket, players) SELECT family, bucket, count(*) FROM ratings "
+        "GROUP BY family, bucket",
     ]
     with psycopg.connect(dsn, autocommit=True) as db:
         for statement in statements:
@@ -74,7 +78,8 @@ def fill(dsn: str, players: int, games: int) -> float:
 def counts(dsn: str) -> dict[str, int]:
     with psycopg.connect(dsn) as db:
         return {table: int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # type: ignore[index]
-                for table in ("players", "rated_games", "game_players", "rating_history", "ratings")}
+                for table in ("players", "rated_games", "game_players", "rating_history", "ratings",
+                              "rating_counts")}
 
 
 async def fetch_all(app: object, cookies: list[str], fetches: int) -> dict[str, list[float]]:

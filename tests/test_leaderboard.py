@@ -19,6 +19,7 @@ from test_players import browse, db_rows
 
 from okgin.server import create_app
 from okgin.server.players.identity import Players
+from okgin.server.players.rating_store import bucket
 from okgin.server.store.schema import ratings
 
 SHORT = {"preset": "oklahoma", "target": 10}
@@ -77,7 +78,9 @@ def played(server: ServerProcess) -> dict[str, str]:
     return cookies
 
 
-def test_a_room_game_and_a_solo_game_are_rated_once_each(server: ServerProcess, played: dict[str, str]) -> None:
+def test_a_room_game_and_a_solo_game_are_rated_once_each(
+    server: ServerProcess, played: dict[str, str],
+) -> None:
     ids = {name: _player(server, cookie) for name, cookie in played.items()}
     rows = db_rows(server.db, "SELECT player, family, games FROM ratings")
     assert sorted(rows) == sorted([(ids["Ann"], "two-player", 2), (ids["Bob <3"], "two-player", 1),
@@ -137,8 +140,10 @@ def test_the_best_100_and_your_own_place_below_them(tmp_path: Path) -> None:
     with engine.begin() as db:
         db.execute(insert(ratings), [
             {"player": s.player, "family": "multi-player", "mu": 40.0 - n * 0.1, "sigma": 2.0,
-             "ordinal": 34.0 - n * 0.1, "games": 10 + n % 2, "updated": 0.0}
+             "ordinal": 34.0 - n * 0.1, "bucket": bucket(34.0 - n * 0.1), "games": 10 + n % 2,
+             "updated": 0.0}
             for n, (s, _) in enumerate(people)])
+    app.state.ratings.recount()
     (page,) = browse(app, "http://127.0.0.1", ["/leaderboard"], people[-1][1])
     table = page.text[page.text.index("Multi-player rules"):]
     assert table.count("<tr><td>") == 100  # and its heading row

@@ -8,10 +8,11 @@ import json
 import tempfile
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 from sqlalchemy import delete, insert, select, update
@@ -19,7 +20,7 @@ from sqlalchemy.engine import Engine
 from test_migrations import old_store
 
 from okgin.server.players.identity import Players
-from okgin.server.players.rating_store import RatingStore
+from okgin.server.players.rating_store import RatingStore, bucket, forget
 from okgin.server.players.ratings import (
     COMPUTER_MU,
     COMPUTER_SIGMA,
@@ -31,7 +32,14 @@ from okgin.server.players.ratings import (
     rate,
 )
 from okgin.server.store.migrate import upgrade
-from okgin.server.store.schema import game_players, games, rated_games, rating_history, ratings
+from okgin.server.store.schema import (
+    game_players,
+    games,
+    rated_games,
+    rating_counts,
+    rating_history,
+    ratings,
+)
 from okgin.server.store.storage import Store, game_row
 
 OS = PlackettLuce()
@@ -193,7 +201,7 @@ OPS = st.lists(st.tuples(st.sampled_from(["finish", "rate", "resave", "abandon",
                          st.integers(0, 3)), max_size=25)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None)
 @given(ops=OPS, shapes=st.lists(st.integers(2, 4), min_size=4, max_size=4),
        winners=st.lists(st.integers(0, 3), min_size=4, max_size=4))
 def test_ratings_move_only_after_a_finished_game_and_exactly_once(
@@ -251,10 +259,27 @@ def test_ratings_move_only_after_a_finished_game_and_exactly_once(
     want = {(p, f): (pytest.approx(r.mu), pytest.approx(r.sigma), r.games)
             for f, per in model.items() for p, r in per.items()}
     assert got == want
+    places_agree(engine, store, people)
     with engine.connect() as db:
         history = db.execute(select(rating_history.c.game).where(rating_history.c.player.in_(people))).all()
     assert sorted(g for (g,) in history) == sorted(
         ids[i] for i in rated for s in range(shapes[i]) if s < shapes[i] - (shapes[i] > 2))
+
+
+def places_agree(engine: Engine, store: RatingStore, people: list[str]) -> None:
+    """The counts per tenth are the ratings' own, and each place is 1 + those rated higher."""
+    with engine.connect() as db:
+        rows = db.execute(select(ratings.c.player, ratings.c.family, ratings.c.ordinal,
+                                 ratings.c.bucket)).all()
+        counts = {(f, b): n for f, b, n in db.execute(select(rating_counts)) if n}
+    assert all(b == bucket(o) for _, _, o, b in rows)
+    assert counts == Counter((f, b) for _, f, _, b in rows)
+    for player, kind, ordinal, _ in rows:
+        if player in people:
+            standing = store.standings(player).get(kind)
+            assert standing is not None
+            higher = sum(f == kind and o > ordinal for _, f, o, _ in rows)
+            assert (standing.place, standing.of) == (1 + higher, sum(f == kind for _, f, _, _ in rows))
 
 
 def _model_rate(model: dict[str, dict[str, Rating]], engine: Engine, game: str) -> None:
@@ -268,6 +293,18 @@ def _model_rate(model: dict[str, dict[str, Rating]], engine: Engine, game: str) 
     entrants = [Entrant(sat.get(s), levels[s], standing[s]) for s in range(len(levels))]
     per = model.setdefault(family(len(levels)), {})
     per.update(rate(entrants, per))
+
+
+def test_a_deleted_players_ratings_leave_the_counts(engine: Engine) -> None:
+    store = RatingStore(engine)
+    ann, bob = (Players(engine).new_guest()[0].player for _ in range(2))
+    game = add_game(engine, {0: ann, 1: bob}, [None, None])
+    finish(engine, game, 0, [150, 0])
+    assert store.rate_game(game, solo=False)
+    with engine.begin() as db:
+        forget(db, ann)
+    assert store.standings(ann) == {} and store.history(ann) == []
+    places_agree(engine, store, [bob])
 
 
 # -- the migration ------------------------------------------------------------------------------

@@ -35,10 +35,10 @@ async def leaderboard_page(request: Request) -> Response:
     body = (f"<p class=lead>The best {TOP} players of each family of rules by rating (openskill's "
             "Plackett–Luce, shown as mu − 3 sigma): every finished game is rated by its final standing, "
             f"and a rating is provisional until {PROVISIONAL} rated games.</p>")
+    boards, standings = await anyio.to_thread.run_sync(rated.boards, player)
     for family in FAMILIES:
-        board = await anyio.to_thread.run_sync(rated.leaderboard, family, TOP, player)
-        place = await anyio.to_thread.run_sync(rated.place_of, player, family) if player else None
-        body += f"<h2 id={family}>{html.escape(TITLES[family])}</h2>" + _yours(place) + _table(board)
+        body += (f"<h2 id={family}>{html.escape(TITLES[family])}</h2>" + _yours(standings.get(family))
+                 + _table(boards[family]))
     return page("Leaderboard", body)
 
 

@@ -76,9 +76,9 @@ async def _profile(request: Request, session: Session, message: str, status: int
 async def _ratings(rated: RatingStore, player: str) -> str:
     """Your rating in each family (and place), or how to get one; a link to the leaderboard."""
     rows = ""
+    standings = await anyio.to_thread.run_sync(rated.standings, player)
     for family in FAMILIES:
-        standing = await anyio.to_thread.run_sync(rated.place_of, player, family)
-        if standing is not None:
+        if (standing := standings.get(family)) is not None:
             rows += (f"<li>{TITLES[family]}: <b>{rating_text(standing.rating)}</b>, "
                      f"{ordinal_place(standing.place)} of {standing.of:,}</li>")
     said = f"<ul class=ratings>{rows}</ul>" if rows else "<p>No rating yet: finish a game to get one.</p>"

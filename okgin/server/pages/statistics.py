@@ -30,10 +30,7 @@ async def stats_page(request: Request) -> Response:
     player = player_of(request)
     if player is None:
         return page("Your statistics", NOTHING)
-    rows = await anyio.to_thread.run_sync(_rows, store, player)
-    history = await anyio.to_thread.run_sync(rated.history, player)
-    results = await anyio.to_thread.run_sync(rated.results, player)
-    current = await anyio.to_thread.run_sync(rated.ratings_of, player)
+    rows, history, results, current = await anyio.to_thread.run_sync(_figures, store, rated, player)
     if not rows and not history:
         return page("Your statistics", NOTHING)
     body = ratings_body(history, current) + results_body(results)
@@ -71,6 +68,12 @@ def results_body(results: Sequence[Results]) -> str:
             "<th scope=col>Where</th><th scope=col>Seats</th><th scope=col>Games</th>"
             "<th scope=col>Won</th><th scope=col>Average place</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>")
+
+
+def _figures(store: Store, rated: RatingStore, player: str) -> tuple[
+        list[HandRow], list[Point], list[Results], dict[str, Rating]]:
+    """Everything the page shows of ``player``, read in one trip to a worker thread."""
+    return _rows(store, player), rated.history(player), rated.results(player), rated.ratings_of(player)
 
 
 def _rows(store: Store, player: str) -> list[HandRow]:

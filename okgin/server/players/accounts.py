@@ -18,7 +18,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from okgin.server.players import passwords
+from okgin.server.players import passwords, rating_store
 from okgin.server.players.identity import Players, Session
 from okgin.server.store.db import storage_errors
 from okgin.server.store.schema import (
@@ -26,8 +26,6 @@ from okgin.server.store.schema import (
     game_players,
     games,
     players,
-    rating_history,
-    ratings,
     room_players,
     rooms,
     sessions,
@@ -232,7 +230,8 @@ def _forget(db: Connection, player: str) -> None:
             if seat < len(data.get("seats", [])) and data["seats"][seat].get("kind") == "person":
                 data["seats"][seat]["name"] = FORMER
                 db.execute(update(rooms).where(rooms.c.code == room).values(data=json.dumps(data)))
-    for table in (game_players, room_players, sessions, ratings, rating_history):
+    rating_store.forget(db, player)
+    for table in (game_players, room_players, sessions):
         db.execute(delete(table).where(table.c.player == player))
     db.execute(delete(accounts).where(accounts.c.player == player))
     db.execute(delete(players).where(players.c.id == player))

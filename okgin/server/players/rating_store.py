@@ -11,19 +11,29 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from sqlalchemy import and_, case, func, insert, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
-from okgin.server.players.ratings import COMPUTER_MU, Entrant, Rating, family, places, rate, weight
+from okgin.server.players.ratings import COMPUTER_MU, FAMILIES, Entrant, Rating, family, places, rate, weight
 from okgin.server.store.db import StorageError, storage_errors
-from okgin.server.store.schema import game_players, games, players, rated_games, rating_history, ratings
+from okgin.server.store.schema import (
+    game_players,
+    games,
+    players,
+    rated_games,
+    rating_counts,
+    rating_history,
+    ratings,
+)
 
 log = logging.getLogger("okgin.server")
 TOP = 100
@@ -135,33 +145,31 @@ class RatingStore:
 
     def leaderboard(self, family: str, limit: int = TOP, you: str | None = None) -> list[Placed]:
         """The best ``limit`` of ``family``, by ordinal (equal ordinals share a place)."""
-        query = (select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.ordinal,
-                        players.c.name)
-                 .join(players, players.c.id == ratings.c.player)
-                 .where(ratings.c.family == family)
-                 # Both descending: one backward walk of ix_ratings_family_ordinal, no sort.
-                 .order_by(ratings.c.ordinal.desc(), ratings.c.player.desc()).limit(limit))
         with storage_errors("could not read the leaderboard"), self.engine.connect() as db:
-            rows = db.execute(query).all()
-        board: list[Placed] = []
-        for number, row in enumerate(rows, start=1):
-            place = board[-1].place if board and rows[number - 2].ordinal == row.ordinal else number
-            board.append(Placed(place, row.name or NAMELESS, Rating(row.mu, row.sigma, row.games),
-                                row.player == you))
-        return board
+            return _leaderboard(db, family, limit, you)
 
-    def place_of(self, player: str, family: str) -> Standing | None:
-        """``player``'s place and rating in ``family``, and how many are rated there (None: not rated)."""
-        mine = select(ratings).where(ratings.c.player == player, ratings.c.family == family)
+    def boards(self, you: str | None, limit: int = TOP) -> tuple[dict[str, list[Placed]],
+                                                                 dict[str, Standing]]:
+        """The leaderboard page's figures, read on one connection: each family's best ``limit``,
+        and ``you``'s standing in each family they are rated in."""
+        with storage_errors("could not read the leaderboard"), self.engine.connect() as db:
+            return ({kind: _leaderboard(db, kind, limit, you) for kind in FAMILIES},
+                    _standings(db, you) if you else {})
+
+    def standings(self, player: str) -> dict[str, Standing]:
+        """``player``'s place and rating in each family they are rated in, and how many are rated there."""
         with storage_errors("could not read your place"), self.engine.connect() as db:
-            row = db.execute(mine).first()
-            if row is None:
-                return None
-            above = db.execute(select(func.count()).select_from(ratings).where(
-                ratings.c.family == family, ratings.c.ordinal > row.ordinal)).scalar_one()
-            total = db.execute(select(func.count()).select_from(ratings)
-                               .where(ratings.c.family == family)).scalar_one()
-        return Standing(int(above) + 1, int(total), Rating(row.mu, row.sigma, row.games))
+            return _standings(db, player)
+
+    def recount(self) -> None:
+        """Rebuild ``rating_counts`` from the ratings (after ratings were loaded in bulk)."""
+        with storage_errors("could not count the ratings"), self.engine.begin() as db:
+            counted = Counter((kind, number) for kind, number in
+                              db.execute(select(ratings.c.family, ratings.c.bucket)))
+            db.execute(delete(rating_counts))
+            if counted:
+                db.execute(insert(rating_counts), [{"family": f, "bucket": b, "players": n}
+                                                   for (f, b), n in counted.items()])
 
     def history(self, player: str, limit: int = 200) -> list[Point]:
         """``player``'s last ``limit`` rated games, oldest first."""
@@ -187,6 +195,40 @@ class RatingStore:
                 for preset, solo, seats, count, won, mean in rows]
 
 
+def _leaderboard(db: Connection, family: str, limit: int, you: str | None) -> list[Placed]:
+    query = (select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.ordinal,
+                    players.c.name)
+             .join(players, players.c.id == ratings.c.player)
+             .where(ratings.c.family == family)
+             # Both descending: one backward walk of ix_ratings_family_ordinal, no sort.
+             .order_by(ratings.c.ordinal.desc(), ratings.c.player.desc()).limit(limit))
+    rows = db.execute(query).all()
+    board: list[Placed] = []
+    for number, row in enumerate(rows, start=1):
+        place = board[-1].place if board and rows[number - 2].ordinal == row.ordinal else number
+        rating = Rating(row.mu, row.sigma, row.games)
+        board.append(Placed(place, row.name or NAMELESS, rating, row.player == you))
+    return board
+
+
+def _standings(db: Connection, player: str) -> dict[str, Standing]:
+    """One query: per family, ``player``'s rating, the players of the tenths above theirs and of
+    the whole family (``rating_counts``, a few hundred rows each), and those above them in their
+    own tenth (a short walk of ix_ratings_family_ordinal). Place = 1 + those rated higher."""
+    mine, other, counts = ratings.alias("mine"), ratings.alias("other"), rating_counts.c
+    in_family = counts.family == mine.c.family
+    above = select(func.coalesce(func.sum(counts.players), 0)).where(
+        in_family, counts.bucket > mine.c.bucket).scalar_subquery()
+    total = select(func.coalesce(func.sum(counts.players), 0)).where(in_family).scalar_subquery()
+    near = select(func.count()).select_from(other).where(
+        other.c.family == mine.c.family, other.c.ordinal > mine.c.ordinal,
+        other.c.ordinal < mine.c.ordinal + 0.2, other.c.bucket == mine.c.bucket).scalar_subquery()
+    query = select(mine.c.family, mine.c.mu, mine.c.sigma, mine.c.games, above, near, total) \
+        .where(mine.c.player == player)
+    return {kind: Standing(int(high) + int(close) + 1, int(every), Rating(mu, sigma, played))
+            for kind, mu, sigma, played, high, close, every in db.execute(query)}
+
+
 def _rate(db: Connection, game: str, solo: bool) -> bool:
     """Claim and rate ``game`` on ``db`` (in a transaction); False if rated already or unfinished."""
     if db.execute(select(rated_games.c.game).where(rated_games.c.game == game)).first() is not None:
@@ -200,28 +242,46 @@ def _rate(db: Connection, game: str, solo: bool) -> bool:
         preset = Rules.from_json(json.loads(row.head).get("rules", "oklahoma")).preset or "house"
     except OkginError:  # a stored game's rules were valid when it began
         preset = "house"
-    sat = {seat: player for seat, player in db.execute(
-        select(game_players.c.seat, game_players.c.player).where(game_players.c.game == game))}
-    twice = {p for p in sat.values() if list(sat.values()).count(p) > 1}
-    sat = {seat: player for seat, player in sat.items() if player not in twice}  # not against oneself
-    standing = places(row.winner, json.loads(row.scores))
-    entrants = [Entrant(sat.get(seat), None if seat in sat else level, standing[seat])
-                for seat, level in enumerate(levels) if seat in sat or level in COMPUTER_MU]
-    people = [e.player for e in entrants if e.player is not None]
+    entrants = _entrants(db, game, levels, places(row.winner, json.loads(row.scores)))
+    people = any(e.player is not None for e in entrants)
     kind = family(len(levels)) if people and len(entrants) >= 2 else None
     now = time.time()
     db.execute(insert(rated_games).values(game=game, rated=now, family=kind, preset=preset, solo=solo,
                                           seats=len(levels)))
-    if kind is None:
-        return True
-    mine = and_(ratings.c.family == kind, ratings.c.player.in_(people))
-    locked = select(ratings).where(mine).order_by(ratings.c.player)
+    if kind is not None:
+        _write_ratings(db, game, kind, entrants, now)
+    return True
+
+
+def _entrants(db: Connection, game: str, levels: list[str | None], standing: list[int]) -> list[Entrant]:
+    """The rated seats: each recorded against a player (once: nobody is rated against
+    themselves), and each computer player with a published rating."""
+    sat = {seat: player for seat, player in db.execute(
+        select(game_players.c.seat, game_players.c.player).where(game_players.c.game == game))}
+    twice = {p for p in sat.values() if list(sat.values()).count(p) > 1}
+    sat = {seat: player for seat, player in sat.items() if player not in twice}
+    return [Entrant(sat.get(seat), None if seat in sat else level, standing[seat])
+            for seat, level in enumerate(levels) if seat in sat or level in COMPUTER_MU]
+
+
+def _write_ratings(db: Connection, game: str, kind: str, entrants: list[Entrant], now: float) -> None:
+    """The people's new ratings, their history rows and the counts per tenth, from the ratings
+    they had (locked first, in player order, on PostgreSQL)."""
+    people = [e.player for e in entrants if e.player is not None]
+    locked = select(ratings).where(ratings.c.family == kind, ratings.c.player.in_(people)) \
+        .order_by(ratings.c.player)
     if db.dialect.name == "postgresql":
         locked = locked.with_for_update()
-    current = {r.player: Rating(r.mu, r.sigma, r.games) for r in db.execute(locked)}
+    found = db.execute(locked).all()
+    current = {r.player: Rating(r.mu, r.sigma, r.games) for r in found}
+    moved: Counter[int] = Counter()
+    for r in found:
+        moved[r.bucket] -= 1
+    share = weight(entrants)
     for player, new in rate(entrants, current).items():
-        values = {"mu": new.mu, "sigma": new.sigma, "ordinal": new.ordinal, "games": new.games,
-                  "updated": now}
+        moved[bucket(new.ordinal)] += 1
+        values = {"mu": new.mu, "sigma": new.sigma, "ordinal": new.ordinal, "bucket": bucket(new.ordinal),
+                  "games": new.games, "updated": now}
         if player in current:
             db.execute(update(ratings).where(ratings.c.player == player, ratings.c.family == kind)
                        .values(values))
@@ -229,8 +289,33 @@ def _rate(db: Connection, game: str, solo: bool) -> bool:
             db.execute(insert(ratings).values(player=player, family=kind, **values))
         place = next(e.place for e in entrants if e.player == player)
         db.execute(insert(rating_history).values(
-            player=player, game=game, family=kind, rated=now, place=place,
-            weight=weight(entrants),
+            player=player, game=game, family=kind, rated=now, place=place, weight=share,
             mu=new.mu, sigma=new.sigma, ordinal=new.ordinal))
-    return True
+    _count(db, kind, moved)
+
+
+def bucket(ordinal: float) -> int:
+    """The tenth of a rating an ordinal falls in: its row of ``rating_counts``."""
+    return math.floor(ordinal * 10)
+
+
+def _count(db: Connection, family: str, moved: Counter[int]) -> None:
+    """Move the counts of ``family``'s buckets by ``moved``, in bucket order (so two ratings at
+    once take the rows' locks in the same order: no deadlock)."""
+    counts = rating_counts.c
+    for number, change in sorted(moved.items()):
+        if change == 0:
+            continue
+        key = (counts.family == family) & (counts.bucket == number)
+        if not db.execute(update(rating_counts).where(key).values(players=counts.players + change)).rowcount:
+            db.execute(insert(rating_counts).values(family=family, bucket=number, players=change))
+
+
+def forget(db: Connection, player: str) -> None:
+    """Delete ``player``'s ratings and history, their counts taken off (an account deleted)."""
+    for kind, number in db.execute(select(ratings.c.family, ratings.c.bucket)
+                                   .where(ratings.c.player == player)).all():
+        _count(db, kind, Counter({number: -1}))
+    for table in (ratings, rating_history):
+        db.execute(delete(table).where(table.c.player == player))
 

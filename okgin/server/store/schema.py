@@ -151,9 +151,22 @@ ratings = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("ordinal", Float, nullable=False),
+    # floor(ordinal * 10): its row of rating_counts.
+    Column("bucket", Integer, nullable=False),
     Column("games", Integer, nullable=False),
     Column("updated", Float, nullable=False),
     Index("ix_ratings_family_ordinal", "family", "ordinal", "player"),
+)
+
+rating_counts = Table(
+    "rating_counts",
+    metadata,
+    # How many players of a family have a rating in each tenth (``bucket`` = floor(ordinal * 10)),
+    # kept with every rating written: a place is the sum of the buckets above and a short count
+    # within its own, not a count over every player below the top.
+    Column("family", String(16), primary_key=True),
+    Column("bucket", Integer, primary_key=True),
+    Column("players", Integer, nullable=False),
 )
 
 rating_history = Table(

@@ -1,5 +1,5 @@
-"""Ratings: each finished game rated once, every player's current rating per family, and a
-history row per rated game and player (the statistics page's chart).
+"""Ratings: each finished game rated once, every player's current rating per family (and how
+many are in each tenth of a rating, for a place), and a history row per rated game and player.
 
 Every game already finished when the store is upgraded is marked rated for nobody
 (``rated_games.family`` null): its players' ratings start from the next game they finish.
@@ -39,8 +39,15 @@ def upgrade() -> None:
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
         sa.Column("ordinal", sa.Float, nullable=False),
+        sa.Column("bucket", sa.Integer, nullable=False),
         sa.Column("games", sa.Integer, nullable=False),
         sa.Column("updated", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "rating_counts",
+        sa.Column("family", sa.String(16), primary_key=True),
+        sa.Column("bucket", sa.Integer, primary_key=True),
+        sa.Column("players", sa.Integer, nullable=False),
     )
     op.create_index("ix_ratings_family_ordinal", "ratings", ["family", "ordinal", "player"])
     op.create_table(
@@ -67,5 +74,6 @@ def downgrade() -> None:
     op.drop_index("ix_rating_history_player_rated", "rating_history")
     op.drop_table("rating_history")
     op.drop_index("ix_ratings_family_ordinal", "ratings")
+    op.drop_table("rating_counts")
     op.drop_table("ratings")
     op.drop_table("rated_games")
