@@ -82,8 +82,12 @@ def counts(dsn: str) -> dict[str, int]:
                               "rating_counts")}
 
 
-async def fetch_all(app: object, cookies: list[str], fetches: int) -> dict[str, list[float]]:
+async def fetch_all(app: object, cookies: list[str], fetches: int) -> tuple[dict[str, list[float]],
+                                                                           dict[str, float]]:
+    """Each page's wall times, and its CPU time in this process (the app and its worker
+    threads, not PostgreSQL) per fetch."""
     times: dict[str, list[float]] = {page: [] for page in PAGES}
+    cpu = dict.fromkeys(PAGES, 0.0)
     transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
     rng = random.Random(1)
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as web:
@@ -93,11 +97,33 @@ async def fetch_all(app: object, cookies: list[str], fetches: int) -> dict[str, 
         for _ in range(fetches):
             for page in PAGES:
                 cookie = rng.choice(cookies)
-                started = time.perf_counter()
+                started, used = time.perf_counter(), time.process_time()
                 answer = await web.get(page, cookies={"okgin_session": cookie})
                 times[page].append(time.perf_counter() - started)
+                cpu[page] += time.process_time() - used
                 answer.raise_for_status()
-    return times
+    return times, {page: total / fetches for page, total in cpu.items()}
+
+
+def explained(dsn: str, player: str) -> dict[str, float]:
+    """PostgreSQL's own execution time (EXPLAIN ANALYZE, ms) of the pages' ratings queries, for
+    one player, each the median of 21 runs."""
+    from sqlalchemy.dialects import postgresql
+
+    from okgin.server.players.rating_store import leaderboard_query, standings_query
+
+    made = {"leaderboard (top 100, one family)": leaderboard_query("two-player", 100),
+            "your place and rating (both families)": standings_query(player)}
+    found = {}
+    with psycopg.connect(dsn) as db:
+        for name, statement in made.items():
+            compiled = statement.compile(dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True})
+            runs = []
+            for _ in range(21):
+                plan = db.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {compiled}").fetchone()[0]  # type: ignore[index]
+                runs.append(float(plan[0]["Execution Time"]))
+            found[name] = statistics.median(runs)
+    return found
 
 
 def main() -> None:
@@ -117,11 +143,14 @@ def main() -> None:
         rng = random.Random(2)
         cookies = [players.new_session(f"p{rng.randint(1, args.players)}", "bench", None)[1]
                    for _ in range(200)]
-        times = asyncio.run(fetch_all(app, cookies, args.fetches))
-        print(f"{'page':<14}{'fetches':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}")
+        times, cpu = asyncio.run(fetch_all(app, cookies, args.fetches))
+        print(f"{'page':<14}{'fetches':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'app CPU ms':>12}")
         for page, seconds in times.items():
             cuts = statistics.quantiles([s * 1000 for s in seconds], n=100)
-            print(f"{page:<14}{len(seconds):>8}{cuts[49]:>9.1f}{cuts[94]:>9.1f}{cuts[98]:>9.1f}")
+            print(f"{page:<14}{len(seconds):>8}{cuts[49]:>9.1f}{cuts[94]:>9.1f}{cuts[98]:>9.1f}"
+                  f"{cpu[page] * 1000:>12.1f}")
+        for name, ms in explained(dsn, f"p{rng.randint(1, args.players)}").items():
+            print(f"PostgreSQL's execution time, {name}: {ms:.2f} ms (median of 21)")
         app.state.store.close()
     finally:
         postgres.stop()

@@ -16,8 +16,9 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy import Select, case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -195,14 +196,18 @@ class RatingStore:
                 for preset, solo, seats, count, won, mean in rows]
 
 
+def leaderboard_query(family: str, limit: int) -> Select[Any]:
+    """The best ``limit`` of ``family`` with their names (also run by bench_leaderboard's EXPLAIN)."""
+    return (select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.ordinal,
+                   players.c.name)
+            .join(players, players.c.id == ratings.c.player)
+            .where(ratings.c.family == family)
+            # Both descending: one backward walk of ix_ratings_family_ordinal, no sort.
+            .order_by(ratings.c.ordinal.desc(), ratings.c.player.desc()).limit(limit))
+
+
 def _leaderboard(db: Connection, family: str, limit: int, you: str | None) -> list[Placed]:
-    query = (select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.ordinal,
-                    players.c.name)
-             .join(players, players.c.id == ratings.c.player)
-             .where(ratings.c.family == family)
-             # Both descending: one backward walk of ix_ratings_family_ordinal, no sort.
-             .order_by(ratings.c.ordinal.desc(), ratings.c.player.desc()).limit(limit))
-    rows = db.execute(query).all()
+    rows = db.execute(leaderboard_query(family, limit)).all()
     board: list[Placed] = []
     for number, row in enumerate(rows, start=1):
         place = board[-1].place if board and rows[number - 2].ordinal == row.ordinal else number
@@ -212,6 +217,11 @@ def _leaderboard(db: Connection, family: str, limit: int, you: str | None) -> li
 
 
 def _standings(db: Connection, player: str) -> dict[str, Standing]:
+    return {kind: Standing(int(high) + int(close) + 1, int(every), Rating(mu, sigma, played))
+            for kind, mu, sigma, played, high, close, every in db.execute(standings_query(player))}
+
+
+def standings_query(player: str) -> Select[Any]:
     """One query: per family, ``player``'s rating, the players of the tenths above theirs and of
     the whole family (``rating_counts``, a few hundred rows each), and those above them in their
     own tenth (a short walk of ix_ratings_family_ordinal). Place = 1 + those rated higher."""
@@ -223,10 +233,8 @@ def _standings(db: Connection, player: str) -> dict[str, Standing]:
     near = select(func.count()).select_from(other).where(
         other.c.family == mine.c.family, other.c.ordinal > mine.c.ordinal,
         other.c.ordinal < mine.c.ordinal + 0.2, other.c.bucket == mine.c.bucket).scalar_subquery()
-    query = select(mine.c.family, mine.c.mu, mine.c.sigma, mine.c.games, above, near, total) \
+    return select(mine.c.family, mine.c.mu, mine.c.sigma, mine.c.games, above, near, total) \
         .where(mine.c.player == player)
-    return {kind: Standing(int(high) + int(close) + 1, int(every), Rating(mu, sigma, played))
-            for kind, mu, sigma, played, high, close, every in db.execute(query)}
 
 
 def _rate(db: Connection, game: str, solo: bool) -> bool:
