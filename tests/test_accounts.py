@@ -32,16 +32,20 @@ class Browser:
     app: Starlette
     address: str = "127.0.0.1"
     cookies: dict[str, str] = field(default_factory=dict)
+    base: str = BASE
+    """The server's address as this browser reaches it (passkeys need a name: http://localhost)."""
 
     def go(self, method: str, path: str, form: dict[str, str] | None = None,
-           origin: str | None = BASE) -> httpx.Response:
+           origin: str | None = "", content: bytes | None = None,
+           headers: dict[str, str] | None = None) -> httpx.Response:
+        """Send a request as this browser; ``origin`` "" is the page's own, None none at all."""
         async def send() -> httpx.Response:
             transport = httpx.ASGITransport(app=self.app, client=(self.address, 5000))
-            async with httpx.AsyncClient(transport=transport, base_url=BASE) as web:
+            async with httpx.AsyncClient(transport=transport, base_url=self.base) as web:
                 for name, value in self.cookies.items():
                     web.cookies.set(name, value)
-                headers = {"origin": origin} if origin else {}
-                answer = await web.request(method, path, data=form, headers=headers)
+                sent = {**({"origin": origin or self.base} if origin is not None else {}), **(headers or {})}
+                answer = await web.request(method, path, data=form, content=content, headers=sent)
                 for name, value in answer.cookies.items():
                     self.cookies[name] = value
                 if 'okgin_session=""' in answer.headers.get("set-cookie", "") or "Max-Age=0" in \
@@ -51,9 +55,13 @@ class Browser:
         return run(send())
 
     def post(self, path: str, **form: str) -> httpx.Response:
-        csrf = re.search(r'name="csrf" value="([^"]+)"', self.go("GET", "/profile").text)
-        assert csrf
-        return self.go("POST", path, {"csrf": csrf.group(1), **form})
+        return self.go("POST", path, {"csrf": self.csrf(), **form})
+
+    def csrf(self) -> str:
+        """The session's CSRF token, as the profile page's forms carry it."""
+        found = re.search(r'name="csrf" value="([^"]+)"', self.go("GET", "/profile").text)
+        assert found
+        return found.group(1)
 
     @property
     def cookie(self) -> str:

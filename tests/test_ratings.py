@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import create_engine, delete, insert, inspect, select, update
 from sqlalchemy.engine import Engine
 from test_migrations import old_store
 
@@ -322,4 +322,23 @@ def test_an_old_store_upgrades_with_its_finished_games_rated_for_nobody(tmp_path
     rated = RatingStore(store.engine)
     assert not any(rated.rate_game(g, solo=True) for g in finished)
     assert rated.rate_unrated(time.time() + 1) == 0
+    store.close()
+
+
+def test_a_store_at_passkeys_0005_gets_the_ratings_on_its_way_to_the_head(tmp_path: Path) -> None:
+    """0004 (ratings) and 0005 (passkeys) were made beside each other on 0003; 0006 joins them."""
+    from alembic import command
+
+    from okgin.server.store.migrate import HEAD, alembic_config
+
+    url = old_store("sqlite", tmp_path)
+    engine = create_engine(url)
+    with engine.begin() as db:
+        command.upgrade(alembic_config(db), "0005")
+    assert not inspect(engine).has_table("ratings")
+    engine.dispose()
+    assert upgrade(url) == ("0005", HEAD)
+    store = Store(url)
+    tables = set(inspect(store.engine).get_table_names())
+    assert {"ratings", "rating_counts", "rated_games", "rating_history", "passkeys"} <= tables
     store.close()

@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
 from okgin.server.pages.profile import profile_routes
+from okgin.server.pages.public_games import public_routes
 from okgin.server.pages.site import (
     STATIC,
     history_page,
@@ -28,7 +29,9 @@ from okgin.server.pages.site import (
     record_download,
     rules_api,
 )
+from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players
+from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
@@ -112,6 +115,7 @@ def create_app(
         Route("/metrics", metrics_page),
         *coach_routes(),
         *profile_routes(),
+        *public_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
@@ -120,6 +124,7 @@ def create_app(
     app.state.players = players
     app.state.ratings = rated
     app.state.secure_cookies = secure_cookies
+    app.state.hosts = frozenset(host.lower() for host in hosts)
     app.state.metrics = Metrics(lambda: len(hall))
     app.state.limiter = Limiter(limits)
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
@@ -134,8 +139,8 @@ async def _store_failed(_request: Request, error: Exception) -> Response:
 
 async def _sweep(hall: Hall, players: Players, rated: RatingStore, idle_hours: float) -> None:
     """Now and then, remove the unfinished games nobody has touched for ``idle_hours``, and the
-    guests made that long ago who never sat at a table; rate any finished game a stopped
-    process left unrated (docs/players.md)."""
+    guests made that long ago who never sat at a table, and passkey challenges nobody answered
+    in time; rate any finished game a stopped process left unrated (docs/players.md)."""
     seconds = idle_hours * 3600
     while True:
         try:
@@ -144,6 +149,7 @@ async def _sweep(hall: Hall, players: Players, rated: RatingStore, idle_hours: f
                 log.warning("removed %d abandoned unfinished games", len(removed))
             await anyio.to_thread.run_sync(players.forget_idle_guests, time.time() - seconds)
             await anyio.to_thread.run_sync(rated.rate_unrated, time.time() - 60)
+            await anyio.to_thread.run_sync(Passkeys(Accounts(players)).forget_expired, time.time())
         except Exception as error:  # a locked database: try again next time
             log.warning("could not remove abandoned games: %s", error)
         await asyncio.sleep(min(600.0, max(1.0, seconds / 4)))

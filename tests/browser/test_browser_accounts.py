@@ -1,18 +1,36 @@
 """An account in a real Chromium: a guest plays a game to its end, makes an account on the
-profile page, signs in from a second browser context and sees the same history there, chooses
-a name there that fills the room's name field, and signs the first one out from the second."""
+profile page and adds a passkey (Chromium's virtual authenticator, through the DevTools
+protocol), signs in from a second browser context and sees the same history there, chooses a
+name there that fills the room's name field, and signs the first one out from the second; a
+third context signs in with the passkey (moved to its authenticator), removes it and is then
+refused; and the account is deleted with all its data. A browser without WebAuthn is shown
+no passkey button.
+
+Served as http://localhost:PORT: WebAuthn refuses an IP address as the relying party."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
+from typing import Any
 
 from browser_play import mouse_turn, next_hand
 from conftest import new_context
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from server_process import ServerProcess
 from test_browser_game import set_house_rule, start_new_game
 
 PASSWORD = "a long table of cards"
+AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+                 "hasUserVerification": True, "isUserVerified": True}
+
+
+def _authenticator(context: BrowserContext, page: Page) -> tuple[Any, str]:
+    """A virtual authenticator (a platform passkey store) for ``page``: its CDP session and id."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    added = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
+    return cdp, added["authenticatorId"]
 
 
 def _play_to_the_end(page: Page) -> None:
@@ -28,41 +46,92 @@ def _play_to_the_end(page: Page) -> None:
 def test_a_guest_plays_makes_an_account_and_sees_the_same_history_elsewhere(
     page: Page, browser: Browser, server: ServerProcess,
 ) -> None:
+    site = f"http://localhost:{server.port}"
+    page.goto(site)
+    page.wait_for_selector("#hand .card")
     set_house_rule(page, "target", "10")
     start_new_game(page)
     _play_to_the_end(page)
-    page.goto(server.url + "/history")
+    page.goto(site + "/history")
     game = page.locator('a[href$="/replay"]').first.get_attribute("href")
     assert game is not None and re.fullmatch(r"/games/[\w-]+/replay", game)
-    page.goto(server.url + "/profile")
+    page.goto(site + "/profile")
     page.fill('form[action="/account/create"] input[name="username"]', "Table-Ann")
     page.fill('form[action="/account/create"] input[name="password"]', PASSWORD)
     page.click('form[action="/account/create"] button')
     expect(page.locator("p.lead")).to_contain_text("signed in as table-ann")
 
+    cdp, authenticator = _authenticator(page.context, page)  # a passkey on the profile
+    page.reload()
+    page.fill("#passkey-name", "test laptop")
+    page.click("#passkey-create")
+    expect(page.locator("ul.passkeys li")).to_contain_text("test laptop, added")
+    (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    assert credential["rpId"] == "localhost" and credential["isResidentCredential"]
+
     other = new_context(browser)
+    other.add_init_script("delete window.PublicKeyCredential")  # a browser without WebAuthn
     phone = other.new_page()
-    phone.goto(server.url + "/history")
+    phone.goto(site + "/history")
     expect(phone.locator("main")).to_contain_text("No finished games yet.")
-    phone.goto(server.url + "/profile")
+    phone.goto(site + "/profile")
+    expect(phone.locator("#passkey-sign-in")).to_be_hidden()
     phone.fill('form[action="/account/sign-in"] input[name="username"]', "table-ann")
     phone.fill('form[action="/account/sign-in"] input[name="password"]', PASSWORD)
     phone.click('form[action="/account/sign-in"] button')
     expect(phone.locator("p.lead")).to_contain_text("signed in as table-ann")
     expect(phone.locator("ul.devices li")).to_have_count(2)
-    phone.goto(server.url + "/history")
+    expect(phone.locator("#passkey-create")).to_be_hidden()
+    phone.goto(site + "/history")
     expect(phone.locator(f'a[href="{game}"]')).to_have_count(1)
 
-    phone.goto(server.url + "/profile")  # the name chosen once fills the room's name field
+    phone.goto(site + "/profile")  # the name chosen once fills the room's name field
     phone.fill('form[action="/profile/name"] input[name="name"]', "Ann")
     phone.click('form[action="/profile/name"] button')
-    phone.goto(server.url)
+    phone.goto(site)
     phone.click("#play-friends")
     expect(phone.locator("#friends-name")).to_have_value("Ann")
 
-    phone.goto(server.url + "/profile")
+    phone.goto(site + "/profile")  # sign out everywhere else
     phone.click('form[action="/account/sign-out-others"] button')
     expect(phone.locator("ul.devices li")).to_have_count(1)
-    page.goto(server.url + "/history")  # the first browser was signed out: a new guest there
+    page.goto(site + "/history")  # the first browser was signed out: a new guest there
     expect(page.locator("main")).to_contain_text("No finished games yet.")
+
+    _passkey_signs_in_until_removed(browser, site, game, credential)
+
+    phone.goto(site + "/profile")  # delete the account and its data
+    phone.fill('form[action="/account/delete"] input[name="password"]', PASSWORD)
+    phone.click('form[action="/account/delete"] button')
+    phone.goto(site + "/history")
+    expect(phone.locator("main")).to_contain_text("No finished games yet.")
+    with sqlite3.connect(server.db) as connection:
+        dump = "\n".join(connection.iterdump())
+        assert connection.execute("SELECT count(*) FROM accounts").fetchone() == (0,)
+    assert "table-ann" not in dump and "'Ann'" not in dump and "test laptop" not in dump
     other.close()
+
+
+def _passkey_signs_in_until_removed(browser: Browser, site: str, game: str, credential: Any) -> None:
+    """A third browser whose authenticator holds the passkey signs in with it and sees the
+    game; it removes the passkey, signs out, and the passkey is then refused. It keeps the
+    pages' CSP (no bypass): its steps use no eval."""
+    third = browser.new_context()  # under the pages' real CSP: passkeys.js needs nothing inline
+    tablet = third.new_page()
+    cdp, authenticator = _authenticator(third, tablet)
+    cdp.send("WebAuthn.addCredential", {"authenticatorId": authenticator, "credential": credential})
+    tablet.goto(site + "/profile")
+    tablet.click("#passkey-sign-in")
+    expect(tablet.locator("p.lead")).to_contain_text("signed in as table-ann")
+    tablet.goto(site + "/history")
+    expect(tablet.locator(f'a[href="{game}"]')).to_have_count(1)
+    tablet.goto(site + "/profile")
+    expect(tablet.locator("ul.passkeys li")).to_contain_text("last used")
+    tablet.click('form[action="/account/passkeys/remove"] button')
+    expect(tablet.locator("main")).to_contain_text("No passkeys yet.")
+    tablet.click('form[action="/account/sign-out"] button')
+    tablet.goto(site + "/profile")
+    tablet.click("#passkey-sign-in")
+    expect(tablet.locator("#passkey-status")).to_contain_text("not on any account here")
+    expect(tablet.locator("p.lead")).to_contain_text("a guest player")
+    third.close()

@@ -5,7 +5,8 @@ Every POST that changes something goes through ``read_form``: the request must c
 ``Sec-Fetch-Site: same-origin``, see ``_from_our_page``), a live session, and
 the session's CSRF token in the form's ``csrf`` field. Anything else is refused with 403 and
 changes nothing: a form on another site, a program without the token, a stolen page's token
-used from another session.
+used from another session. ``read_json`` checks a page script's JSON request the same way,
+its token in the ``X-CSRF-Token`` header.
 """
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ from okgin.server.pages.template import page
 from okgin.server.players.identity import Session
 from okgin.server.players.sessions import session_of
 from okgin.server.wire.headers import origin_allowed
+from okgin.server.wire.jsonbound import JSONBoundError, loads
 
 MAX_FORM = 4096
 """The largest form body read (the profile's forms are a few fields)."""
+MAX_JSON = 16_384
+"""The largest JSON body read (a passkey's answer is about a kilobyte)."""
 
 
 class FormRefused(Exception):
@@ -51,16 +55,48 @@ def _from_our_page(request: Request) -> bool:
     return request.headers.get("sec-fetch-site") == "same-origin"
 
 
-async def read_form(request: Request) -> tuple[Session, dict[str, str]]:
-    """The session and the fields of a form posted from one of our pages. Raises FormRefused."""
+def _checked_session(request: Request) -> Session:
     if not _from_our_page(request):
-        raise FormRefused("this form must be sent from okgin's own page")
+        raise FormRefused("this request must be sent from okgin's own page")
     session = session_of(request)
     if session is None:
         raise FormRefused("your session has ended: open the page again")
-    body = await request.body()
-    if len(body) > MAX_FORM:
-        raise FormRefused("the form is too large", 413)
+    return session
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request's body, read no further than ``limit`` bytes: a huge one is refused (413)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise FormRefused(f"the request is too large: at most {limit} bytes", 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def read_json(request: Request) -> tuple[Session, dict[str, object]]:
+    """The session and the JSON object sent by one of our pages' scripts, its CSRF token in the
+    ``X-CSRF-Token`` header. Raises FormRefused (403 not from us, 413 too large, 400 not a
+    JSON object)."""
+    session = _checked_session(request)
+    token = request.headers.get("x-csrf-token", "")
+    if not hmac.compare_digest(token.encode(), session.csrf.encode()):
+        raise FormRefused("the page is out of date (its CSRF token is not this session's): open it again")
+    body = await _body(request, MAX_JSON)
+    try:
+        value = loads(body.decode("utf-8")) if body else {}
+    except (UnicodeDecodeError, JSONBoundError) as error:
+        raise FormRefused(f"the request is not JSON: {error}", 400) from None
+    if not isinstance(value, dict):
+        raise FormRefused("the request must be a JSON object", 400)
+    return session, value
+
+
+async def read_form(request: Request) -> tuple[Session, dict[str, str]]:
+    """The session and the fields of a form posted from one of our pages. Raises FormRefused."""
+    session = _checked_session(request)
+    body = await _body(request, MAX_FORM)
     try:
         parsed = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20)
         fields = {key: values[0] for key, values in parsed.items()}

@@ -13,9 +13,11 @@ from starlette.routing import BaseRoute, Route
 from okgin.server.pages.account import account_routes
 from okgin.server.pages.forms import FormRefused, read_form
 from okgin.server.pages.leaderboard import TITLES, ordinal_place, rating_text
+from okgin.server.pages.passkey_routes import passkey_routes
 from okgin.server.pages.template import page
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players, Session
+from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.ratings import FAMILIES
 from okgin.server.players.sessions import session_of
@@ -27,6 +29,7 @@ def profile_routes() -> list[BaseRoute]:
         Route("/profile", profile_page),
         Route("/profile/name", change_name, methods=["POST"]),
         *account_routes(_profile),
+        *passkey_routes(_profile),
     ]
 
 
@@ -70,7 +73,7 @@ async def _profile(request: Request, session: Session, message: str, status: int
         body += await _signed_in(accounts, session, csrf)
     else:
         body += _guest(csrf)
-    return page("Your profile", body, status=status)
+    return page("Your profile", body, scripts=("passkeys.js",), status=status)
 
 
 async def _ratings(rated: RatingStore, player: str) -> str:
@@ -97,6 +100,8 @@ def _guest(csrf: str) -> str:
                 "Make an account")
         + "<h2>Sign in</h2><p>Signing in on this browser leaves its guest games behind.</p>"
         + _form("/account/sign-in", csrf, user + " " + _password("password", "Password", False), "Sign in")
+        + '<p id="passkey-sign-in-row" hidden>Or, with a passkey this device or a security key holds: '
+        '<button type="button" id="passkey-sign-in">Sign in with a passkey</button></p>' + _STATUS
     )
 
 
@@ -104,18 +109,47 @@ async def _signed_in(accounts: Accounts, session: Session, csrf: str) -> str:
     devices = await anyio.to_thread.run_sync(accounts.devices, session)
     rows = "".join(
         f"<li>{html.escape(d.agent)}, since "
-        f"{datetime.datetime.fromtimestamp(d.created, datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}"
+        f"{_when(d.created)}"
         f"{' (this one)' if d.current else ''}</li>" for d in devices)
     return (
         f"<h2>Signed-in devices</h2><ul class=devices>{rows}</ul>"
         + _form("/account/sign-out-others", csrf, "", "Sign out all other devices")
         + _form("/account/sign-out", csrf, "", "Sign out")
+        + await _passkeys(accounts, session, csrf)
         + "<h2>Change your password</h2>"
         + _form("/account/password", csrf, _password("current", "Current password", False) + " "
                 + _password("password", "New password", True), "Change the password")
         + "<h2>Delete your account</h2><p>Your name, account, sessions and the list of your games go; "
         "the games stay for the others, your seat named “a former player”.</p>"
         + _form("/account/delete", csrf, _password("password", "Your password", False), "Delete my account")
+    )
+
+
+_STATUS = '<p id="passkey-status" role="status" aria-live="polite"></p>'
+
+
+def _when(moment: float) -> str:
+    return datetime.datetime.fromtimestamp(moment, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+async def _passkeys(accounts: Accounts, session: Session, csrf: str) -> str:
+    """The account's passkeys, each with its Remove button, and the button that adds one (shown
+    by passkeys.js only where the browser has WebAuthn)."""
+    keys = await anyio.to_thread.run_sync(Passkeys(accounts).listed, session.player)
+    rows = "".join(
+        f"<li>{html.escape(k.name)}, added {_when(k.created)}, "
+        f"{'last used ' + _when(k.last_used) if k.last_used else 'not used yet'} "
+        + _form("/account/passkeys/remove", csrf,
+                f'<input type="hidden" name="passkey" value="{html.escape(k.id)}">',
+                f'Remove <span class="visually-hidden">{html.escape(k.name)}</span>')
+        + "</li>" for k in keys)
+    listed = f"<ul class=passkeys>{rows}</ul>" if keys else "<p>No passkeys yet.</p>"
+    return (
+        "<h2>Passkeys</h2><p>A passkey signs you in with this device's screen lock or a security key,"
+        " with no password to type.</p>" + listed
+        + '<p id="passkey-add" hidden><label>A name for the new passkey <input id="passkey-name" '
+        'maxlength="60" placeholder="this phone"></label> '
+        '<button type="button" id="passkey-create">Add a passkey</button></p>' + _STATUS
     )
 
 

@@ -15,7 +15,9 @@ from okgin.errors import OkginError, sentence
 from okgin.record import loads, replay
 from okgin.server.pages import template
 from okgin.server.pages.review_body import review_body
-from okgin.server.players.access import seat_of
+from okgin.server.players.access import shown_from
+from okgin.server.players.identity import Players
+from okgin.server.players.sharing import Sharing
 from okgin.server.store.storage import Store, StoredGame
 from okgin.server.wire.jsonbound import JSONBoundError, check_unicode_in
 from okgin.steps import game_steps
@@ -34,15 +36,26 @@ def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _finished(request: Request) -> tuple[StoredGame, int] | None:
-    """The finished game in the path and the asker's seat in it; None to anyone not at its table."""
+async def _finished(request: Request, asked: int | None = None) -> tuple[StoredGame, int] | None:
+    """The finished game in the path and the seat it is shown from (``shown_from``); None to
+    anyone not at its table while it is not public."""
     store: Store = request.app.state.store
     game_id = request.path_params["game"]
-    seat = await seat_of(request, game_id)
+    seat = await shown_from(request, game_id, asked)
     if seat is None:
         return None
     game = await anyio.to_thread.run_sync(store.load, game_id)
     return (game, seat) if game is not None and game.finished else None
+
+
+def _asked_seat(request: Request) -> int | None:
+    """``?seat=N``, the seat a public game's review is written from. Raises ValueError."""
+    text = request.query_params.get("seat")
+    if text is None:
+        return None
+    if not text.isdigit() or len(text) > 2:
+        raise ValueError(f"the seat (?seat=) must be a seat number, not {text[:20]}")
+    return int(text)
 
 
 # -- the replay viewer ------------------------------------------------------------------------
@@ -108,24 +121,44 @@ def _steps(record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def review_page(request: Request) -> Response:
-    """The asker's review of one hand of a finished game they played (``?hand=N``, default 1)."""
-    found = await _finished(request)
+    """The asker's review of one hand of a finished game they played, or of a public game from
+    the seat they choose (``?hand=N``, default 1; ``?seat=N``, default 0)."""
+    try:
+        asked = _asked_seat(request)
+    except ValueError as error:
+        return page("Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>", status=400)
+    found = await _finished(request, asked)
     if found is None:
         return page("Review", "<p>No finished game of yours with that id.</p>", status=404)
     game, seat = found
+    if not 0 <= seat < len(game.record.get("players", [])):
+        return page("Review", f"<p class=error>No seat {seat}: the game had "
+                    f"{len(game.record.get('players', []))}.</p>", status=400)
     try:
         number = int(request.query_params.get("hand", "1"))
         review, names, count = await anyio.to_thread.run_sync(_review, game.record, number, seat)
     except (ValueError, OkginError) as error:
         return page("Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>")
+    players: Players = request.app.state.players
+    public = await anyio.to_thread.run_sync(Sharing(players.engine).is_public, game.id)
+    also = f"&amp;seat={seat}" if public and asked is not None else ""
     links = " ".join(
-        f'<a href="?hand={n}"{" aria-current=page" if n == number else ""}>Hand {n}</a>'
+        f'<a href="?hand={n}{also}"{" aria-current=page" if n == number else ""}>Hand {n}</a>'
         for n in range(1, count + 1)
     )
     replay_link = f'<p><a href="/games/{html.escape(game.id)}/replay">Replay this game</a></p>'
-    body = (f"<nav aria-label=Hands class=hands>{links}</nav>{replay_link}"
+    body = (f"<nav aria-label=Hands class=hands>{links}</nav>"
+            f"{_seats(names, number, seat) if public else ''}{replay_link}"
             f"{review_body(review, names, game.id)}")
     return page(f"Review of hand {number}", body)
+
+
+def _seats(names: list[str], number: int, seat: int) -> str:
+    """A public game's review may be read from any seat: a link to each."""
+    links = " ".join(
+        f'<a href="?hand={number}&amp;seat={n}"{" aria-current=page" if n == seat else ""}>'
+        f"{html.escape(name)}</a>" for n, name in enumerate(names))
+    return f"<nav aria-label='Seen from' class=hands>A public game: seen from {links}</nav>"
 
 
 def _review(record: dict[str, Any], number: int, seat: int) -> tuple[HandReview, list[str], int]:

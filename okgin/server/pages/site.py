@@ -18,10 +18,13 @@ from okgin.errors import OkginError, sentence
 from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from okgin.server.pages.howto import how_to_play
+from okgin.server.pages.public_games import public_cell
 from okgin.server.pages.review import history_links
 from okgin.server.pages.template import page
-from okgin.server.players.access import seat_of
-from okgin.server.players.sessions import player_of, session_of
+from okgin.server.players.access import shown_from
+from okgin.server.players.identity import Players
+from okgin.server.players.sessions import session_of
+from okgin.server.players.sharing import Shared, Sharing, people
 from okgin.server.rooms.room import LEVELS
 from okgin.server.store.storage import Store
 from okgin.server.wire.jsonbound import JSONBoundError, loads
@@ -80,9 +83,16 @@ async def howto_page(request: Request) -> Response:
 
 async def history_page(request: Request) -> Response:
     store: Store = request.app.state.store
-    player = player_of(request)
+    players: Players = request.app.state.players
+    session = session_of(request)
+    player = session.player if session else None
+    finished = await anyio.to_thread.run_sync(store.finished, player) if player else []
+    said = await anyio.to_thread.run_sync(Sharing(players.engine).said_in, [g.id for g in finished])
+    mine = await anyio.to_thread.run_sync(players.games_of, player) if player else {}
     rows = []
-    for game in await anyio.to_thread.run_sync(store.finished, player) if player else []:
+    for game in finished:
+        shared = Shared(people(game.levels), said[game.id])
+        public = public_cell(game.id, shared, mine.get(game.id), session.csrf if session else "")
         names = game.record.get("players", [])
         when = datetime.datetime.fromtimestamp(game.updated).strftime("%Y-%m-%d %H:%M")
         scores = ", ".join(f"{html.escape(n)} {s}" for n, s in zip(names, game.scores or (), strict=False))
@@ -91,11 +101,11 @@ async def history_page(request: Request) -> Response:
             f"<tr><td>{when}</td><td>{winner}</td><td>{scores}</td>"
             f"<td>{len(game.record.get('hands', []))}</td>"
             f'<td><a href="/games/{html.escape(game.id)}/record" download>record</a> · '
-            f"{history_links(game.id)}</td></tr>"
+            f"{history_links(game.id)}</td><td>{public}</td></tr>"
         )
     table = (
         "<table><thead><tr><th>Finished</th><th>Winner</th><th>Final scores</th><th>Hands</th>"
-        "<th>Record</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        "<th>Record</th><th>Public</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
         if rows else "<p>No finished games yet.</p>"
     ) + ('<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a>'
          ' · <a href="/leaderboard">Leaderboard</a></p>')
@@ -105,7 +115,7 @@ async def history_page(request: Request) -> Response:
 async def record_download(request: Request) -> Response:
     store: Store = request.app.state.store
     game_id = request.path_params["game"]
-    if await seat_of(request, game_id) is None:  # not one of its players: as if there were none
+    if await shown_from(request, game_id) is None:  # not its player, not public: as if there were none
         return JSONResponse({"error": "no such game"}, status_code=404)
     game = await anyio.to_thread.run_sync(store.load, game_id)
     if game is None:

@@ -25,6 +25,8 @@ from okgin.server.store.schema import (
     accounts,
     game_players,
     games,
+    passkey_challenges,
+    passkeys,
     players,
     room_players,
     rooms,
@@ -128,16 +130,26 @@ class Accounts:
         if wait > 0:
             raise TooMany(wait)
         name = _folded(username)
-        account_key = _key("account", name)
         with storage_errors("could not sign in"), self.engine.connect() as db:
             row = db.execute(select(accounts.c.player, accounts.c.hash)
                              .where(accounts.c.username == name)).first()
         if not passwords.verify(row.hash if row else None, password[:passwords.MAX_LENGTH]) or row is None:
-            self._failed(address_key, ADDRESS_FREE, now, lockout=True)
-            self._failed(account_key, ACCOUNT_FREE, now, lockout=False)
+            self.failed(address, name)
             raise AccountError(WRONG, 403)
-        self._clear(account_key)
+        self.succeeded(name)
         return self.players.new_session(row.player, agent, replacing=session)
+
+    def failed(self, address: str, username: str | None) -> None:
+        """Count a failed sign-in (by password or passkey) from ``address`` and, when one is
+        named, against the account ``username``."""
+        now = time.time()
+        self._failed(_key("address", address), ADDRESS_FREE, now, lockout=True)
+        if username is not None:
+            self._failed(_key("account", username), ACCOUNT_FREE, now, lockout=False)
+
+    def succeeded(self, username: str) -> None:
+        """A sign-in to ``username`` succeeded: its slowdown ends."""
+        self._clear(_key("account", username))
 
     def change_password(self, session: Session, current: str, new: str) -> None:
         with storage_errors("could not read the account"), self.engine.connect() as db:
@@ -231,7 +243,9 @@ def _forget(db: Connection, player: str) -> None:
                 data["seats"][seat]["name"] = FORMER
                 db.execute(update(rooms).where(rooms.c.code == room).values(data=json.dumps(data)))
     rating_store.forget(db, player)
-    for table in (game_players, room_players, sessions):
+    db.execute(delete(passkey_challenges).where(passkey_challenges.c.session.in_(
+        select(sessions.c.id_hash).where(sessions.c.player == player))))
+    for table in (game_players, room_players, sessions, passkeys):
         db.execute(delete(table).where(table.c.player == player))
     db.execute(delete(accounts).where(accounts.c.player == player))
     db.execute(delete(players).where(players.c.id == player))

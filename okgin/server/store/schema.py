@@ -9,7 +9,7 @@ made from an out-of-date version writes nothing (compare-and-set).
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import BigInteger, Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -183,4 +183,39 @@ rating_history = Table(
     Column("sigma", Float, nullable=False),
     Column("ordinal", Float, nullable=False),
     Index("ix_rating_history_player_rated", "player", "rated"),
+)
+
+# -- passkeys and public games (okgin/server/players/passkeys.py, sharing.py) --
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    # A WebAuthn credential of an account (docs/players.md): its id and COSE public key
+    # (base64url), the authenticator's sign count, the name its owner gave it.
+    Column("id", String(1400), primary_key=True),
+    Column("player", String(40), nullable=False, index=True),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("name", String(60), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("last_used", Float, nullable=True),
+)
+
+passkey_challenges = Table(
+    "passkey_challenges",
+    metadata,
+    # A session's one live challenge per purpose ("register" or "sign-in"): used once, expires.
+    Column("session", String(64), primary_key=True),
+    Column("purpose", String(16), primary_key=True),
+    Column("challenge", String(100), nullable=False),
+    Column("rp_id", String(255), nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+public_games = Table(
+    "public_games",
+    metadata,
+    # A seat whose player said yes to making the game public (no player named: a seat).
+    Column("game", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
 )

@@ -58,7 +58,7 @@ class SecurityHeaders:
 
     def _refusal(self, host: str | None) -> str | None:
         """Why a request with this Host header is refused, or None."""
-        parsed = _host_port(host)
+        parsed = host_port(host)
         if parsed is None:
             return f"the Host header {(host or '')[:60]!r} is not a host name"
         if parsed[0] not in self.hosts:
@@ -67,7 +67,7 @@ class SecurityHeaders:
         return None
 
 
-def _host_port(host: str | None) -> tuple[str, int | None] | None:
+def host_port(host: str | None) -> tuple[str, int | None] | None:
     """A Host header's name (lower case, IPv6 without brackets) and port; None if malformed."""
     if not host:
         return None
@@ -87,7 +87,7 @@ DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 def _origin(scheme: str, host: str | None) -> tuple[str, str, int | None] | None:
     """(scheme, host, port) with the scheme's default port filled in; None if malformed."""
-    parsed = _host_port(host)
+    parsed = host_port(host)
     if parsed is None or scheme not in DEFAULT_PORTS:
         return None
     name, port = parsed
