@@ -110,6 +110,13 @@ def test_the_profile_shows_your_rating_and_links_the_leaderboard(
     page = _get(server, "/profile", played["Bob <3"])
     assert "<h2>Your rating</h2>" in page and "Two-player rules: <b>" in page
     assert "(provisional: 1 of 10 games)" in page and 'href="/leaderboard"' in page
+    (place, rating), = db_rows(server.db, "SELECT place, ordinal FROM rating_history WHERE player = ?",
+                               _player(server, played["Bob <3"]))
+    assert re.search(r"<h3>Your last results</h3><ul class=recent><li>[^<]* UTC: "
+                     f"{('1st', '2nd')[int(place) - 1]} of 2 \\(two-player rules\\), rating after it "
+                     f"{float(rating):.1f}</li></ul>", page)
+    ann = _get(server, "/profile", played["Ann"])  # the room game and the solo game
+    assert ann.count("of 2 (two-player rules)") == 2
     assert "No rating yet" in _get(server, "/profile", new_guest(server.url))
     for path in ("/history", "/stats"):
         assert 'href="/leaderboard"' in _get(server, path, played["Ann"])

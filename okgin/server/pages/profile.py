@@ -23,6 +23,9 @@ from okgin.server.players.ratings import FAMILIES
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
 
+RECENT = 5
+"""How many of your last rated games the profile lists."""
+
 
 def profile_routes() -> list[BaseRoute]:
     return [
@@ -77,14 +80,19 @@ async def _profile(request: Request, session: Session, message: str, status: int
 
 
 async def _ratings(rated: RatingStore, player: str) -> str:
-    """Your rating in each family (and place), or how to get one; a link to the leaderboard."""
-    rows = ""
-    standings = await anyio.to_thread.run_sync(rated.standings, player)
-    for family in FAMILIES:
-        if (standing := standings.get(family)) is not None:
-            rows += (f"<li>{TITLES[family]}: <b>{rating_text(standing.rating)}</b>, "
-                     f"{ordinal_place(standing.place)} of {standing.of:,}</li>")
+    """Your rating in each family (and place) or how to get one, your last results, and links."""
+    standings, recent = await anyio.to_thread.run_sync(
+        lambda: (rated.standings(player), rated.history(player, RECENT)))
+    rows = "".join(
+        f"<li>{TITLES[family]}: <b>{rating_text(standing.rating)}</b>, "
+        f"{ordinal_place(standing.place)} of {standing.of:,}</li>"
+        for family in FAMILIES if (standing := standings.get(family)) is not None)
     said = f"<ul class=ratings>{rows}</ul>" if rows else "<p>No rating yet: finish a game to get one.</p>"
+    if recent:
+        said += "<h3>Your last results</h3><ul class=recent>" + "".join(
+            f"<li>{_when(point.rated)}: {ordinal_place(point.place)} of {point.seats} "
+            f"({TITLES[point.family].lower()}), rating after it {point.rating:.1f}</li>"
+            for point in reversed(recent)) + "</ul>"
     return (f"<h2>Your rating</h2>{said}<p><a href=\"/leaderboard\">The leaderboard</a> · "
             "<a href=\"/stats\">Your statistics</a></p>")
 
