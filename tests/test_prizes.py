@@ -14,26 +14,28 @@ from okgin.prizes import PrizeError, PrizeRules, split_pool
 PROPORTIONAL = PrizeRules(split="proportional")
 
 
-@pytest.mark.parametrize(
-    ("pool", "winner", "penalties", "scaled", "proportional"),
-    [
-        # Two players: the loser's part of the 25% shrinks with the gap; a tie keeps all of it.
-        (100, 0, [0, 30], (90, 10), (75, 25)),
-        (100, 0, [12, 12], (75, 25), (75, 25)),
-        (100, 0, [5, 70], (100, 0), (100, 0)),
-        # Three players: a tie between the others splits evenly; odd chips go to the winner.
-        (300, 0, [10, 10, 35], (245, 37, 18), (225, 50, 25)),
-        (300, 0, [0, 20, 20], (256, 22, 22), (226, 37, 37)),
-        (300, 0, [0, 60, 80], (300, 0, 0), (300, 0, 0)),
-        # A single survivor within 50 of the winner.
-        (300, 2, [40, 90, 0], (7, 0, 293), (75, 0, 225)),
-        # Four players.
-        (400, 0, [0, 10, 25, 49], (358, 26, 16, 0), (302, 60, 37, 1)),
-        (400, 1, [20, 0, 20, 80], (20, 360, 20, 0), (50, 300, 50, 0)),
-        (400, 0, [0, 50, 60, 200], (400, 0, 0, 0), (400, 0, 0, 0)),
-        (400, 3, [90, 5, 55, 4], (0, 32, 0, 368), (0, 100, 0, 300)),
-    ],
-)
+WORKED = [
+    # Two players: the loser's part of the 25% shrinks with the gap; a tie keeps all of it.
+    (100, 0, [0, 30], (90, 10), (75, 25)),
+    (100, 0, [12, 12], (75, 25), (75, 25)),
+    (100, 0, [5, 70], (100, 0), (100, 0)),
+    # Three players: a tie between the others splits evenly; odd chips go to the winner.
+    (300, 0, [10, 10, 35], (245, 37, 18), (225, 50, 25)),
+    (300, 0, [0, 20, 20], (256, 22, 22), (226, 37, 37)),
+    (300, 0, [0, 60, 80], (300, 0, 0), (300, 0, 0)),
+    # A single survivor within 50 of the winner.
+    (300, 2, [40, 90, 0], (7, 0, 293), (75, 0, 225)),
+    # Four players.
+    (400, 0, [0, 10, 25, 49], (358, 26, 16, 0), (302, 60, 37, 1)),
+    (400, 1, [20, 0, 20, 80], (20, 360, 20, 0), (50, 300, 50, 0)),
+    (400, 0, [0, 50, 60, 200], (400, 0, 0, 0), (400, 0, 0, 0)),
+    (400, 3, [90, 5, 55, 4], (0, 32, 0, 368), (0, 100, 0, 300)),
+]
+"""docs/rules.md's worked examples: (pool, winner, penalty points, scaled, proportional);
+tests/test_stakes.py plays them at a staked table too."""
+
+
+@pytest.mark.parametrize(("pool", "winner", "penalties", "scaled", "proportional"), WORKED)
 def test_worked_examples(pool, winner, penalties, scaled, proportional):
     assert split_pool(pool, winner, penalties) == scaled
     assert split_pool(pool, winner, penalties, PROPORTIONAL) == proportional

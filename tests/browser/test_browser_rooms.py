@@ -2,7 +2,8 @@
 a spectator watches it, a player reloads mid-game and rejoins, an away seat is played by a
 computer and given back, and a rematch keeps the room and its seats. A room is a place you
 stay: each end-of-hand screen stays until its player closes it, New game offers only Leave
-table, lobby errors stand beside their control, and the host sees when a computer may take over."""
+table, lobby errors stand beside their control, the host sees when a computer may take over, and
+a staked table's game-over screen shows each seat's chips."""
 
 from __future__ import annotations
 
@@ -336,3 +337,36 @@ def test_the_pages_branch_on_error_codes(browser: Browser, rooms_server: ServerP
     for page in (solo, host, guest, lost):
         page.context.close()
     assert errors == []
+
+
+def test_a_staked_table_shows_each_seats_chips_at_the_end(
+    browser: Browser, rooms_server: ServerProcess,
+) -> None:
+    errors: list[str] = []
+    host, link = host_room(browser, rooms_server, 3, errors)
+    host.fill("#stake", "-5")
+    host.click("#set-stake")
+    expect(described(host, "#set-stake")).to_have_text(
+        "The stake is a whole number of chips from 0 to 1000, not -5.", timeout=WAIT)
+    host.fill("#stake", "100")
+    host.click("#set-stake")
+    expect(host.locator("#stake-line")).to_have_text(
+        "Stake: 100 chips a person · the pool split scaled, cutoff 50", timeout=WAIT)
+    bob = sit(browser, link, 1, "Bob", errors)
+    expect(bob.locator("#stake-line")).to_contain_text("Stake: 100 chips a person")
+    host.locator('#seats .seat[data-seat="2"] .add-computer').click()
+    expect(host.locator("#seats")).to_contain_text("(computer, normal)", timeout=WAIT)
+    host.click("#start-game")
+    players = [host, bob]
+    for page in players:
+        page.wait_for_selector("#hand .card", timeout=WAIT)
+    play_together(players)
+    shares = []
+    for page in players:
+        split = page.locator("#chips-result")
+        expect(split).to_contain_text("The pool of 200 chips", timeout=WAIT)
+        lines = split.locator("li").all_inner_texts()
+        assert lines[2] == "Ruby: no stake (a computer player)"
+        shares.append([int(re.fullmatch(r"\w+: (\d+) chips", line)[1]) for line in lines[:2]])  # type: ignore[index]
+    assert shares[0] == shares[1] and sum(shares[0]) == 200
+    assert not errors, errors

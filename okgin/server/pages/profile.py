@@ -1,4 +1,4 @@
-"""The profile page: your name, your account (or how to make one), your signed-in devices."""
+"""The profile page: your name, your chips, your account (or how to make one), your signed-in devices."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.ratings import FAMILIES
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
+from okgin.server.store.chips import DAILY_CHIPS, Line, Wallets
 
 RECENT = 5
 """How many of your last rated games the profile lists."""
@@ -71,6 +72,7 @@ async def _profile(request: Request, session: Session, message: str, status: int
         + "<p>Your name is shown at the tables you sit at, and fills in your name when you make or join"
         " a room.</p>"
         + await _ratings(request.app.state.ratings, session.player)
+        + await _chips(players, session.player)
     )
     if username:
         body += await _signed_in(accounts, session, csrf)
@@ -95,6 +97,35 @@ async def _ratings(rated: RatingStore, player: str) -> str:
             for point in reversed(recent)) + "</ul>"
     return (f"<h2>Your rating</h2>{said}<p><a href=\"/leaderboard\">The leaderboard</a> · "
             "<a href=\"/stats\">Your statistics</a></p>")
+
+
+_KINDS = {"grant": "Daily chips", "stake": "Stake", "payout": "Won from the pool",
+          "refund": "Stake refunded"}
+
+
+async def _chips(players: Players, player: str) -> str:
+    """Your balance (after today's grant) and your last movements of chips."""
+    wallets = Wallets(players.engine)
+    balance = await anyio.to_thread.run_sync(wallets.balance, player)
+    lines = await anyio.to_thread.run_sync(wallets.ledger, player)
+    rows = "".join(_line(line) for line in lines)
+    return (
+        f"<h2>Your chips</h2><p class=chips>You have <b id=chip-balance>{balance}</b> play chips "
+        f"(never money). Each day (UTC) you are topped up to {DAILY_CHIPS}; tables with a stake "
+        "take it when their game starts and split the pool when it ends.</p>"
+        + ("<table class=ledger><thead><tr><th scope=col>When</th><th scope=col>What</th>"
+           "<th scope=col>Chips</th><th scope=col>Balance</th></tr></thead>"
+           f"<tbody>{rows}</tbody></table>" if rows else "")
+    )
+
+
+def _line(line: Line) -> str:
+    when = datetime.datetime.fromtimestamp(line.at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    what = _KINDS.get(line.kind, line.kind)
+    if line.game is not None:
+        what += f", game {line.game[:8]}, seat {(line.seat or 0) + 1}"
+    return (f"<tr><td>{when}</td><td>{html.escape(what)}</td><td>{line.amount:+d}</td>"
+            f"<td>{line.balance}</td></tr>")
 
 
 def _guest(csrf: str) -> str:

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from okgin.server.players import passwords, rating_store
 from okgin.server.players.identity import Players, Session
+from okgin.server.store import chips
 from okgin.server.store.db import storage_errors
 from okgin.server.store.schema import (
     accounts,
@@ -224,7 +225,8 @@ def _slowdown(db: Connection, key: str) -> float:
 
 
 def _forget(db: Connection, player: str) -> None:
-    """Every row about ``player`` goes; the games they sat in name them FORMER."""
+    """Every row about ``player`` goes; the games they sat in name them FORMER; their chips and
+    ledger pass to an id that names nobody (``chips.forget``: no chip is lost)."""
     seats = db.execute(select(game_players.c.game, game_players.c.seat)
                        .where(game_players.c.player == player)).all()
     for game, seat in seats:
@@ -247,6 +249,7 @@ def _forget(db: Connection, player: str) -> None:
         select(sessions.c.id_hash).where(sessions.c.player == player))))
     for table in (game_players, room_players, sessions, passkeys):
         db.execute(delete(table).where(table.c.player == player))
+    chips.forget(db, player)
     db.execute(delete(accounts).where(accounts.c.player == player))
     db.execute(delete(players).where(players.c.id == player))
 

@@ -18,6 +18,8 @@ class Change:
     save: bool = True
     token: str | None = None
     """A seat token the change made: a change re-run after a conflict makes a new one."""
+    payout: dict[int, int] | None = None
+    """A staked game just over: each staking seat's chips, paid with this change's save."""
 
 
 class Stale(RoomError):

@@ -30,6 +30,8 @@ from okgin.server.rooms.catch_up import catch_up
 from okgin.server.rooms.changes import Change, NotSaved, RoomClosed, Stale
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Phase, Room, RoomError
+from okgin.server.rooms.stakes import TableStakes, game_penalties, split_among
+from okgin.server.store.chips import Short, Wallets
 from okgin.server.store.room_store import Conflict, GameWrite
 from okgin.server.store.storage import StorageError
 
@@ -134,6 +136,11 @@ class LiveRoom:
             if again:
                 return self._mutate_and_save(mutate, again=False)
             raise Stale("stale: someone else moved first; look again and retry") from None
+        except Short as short:  # a game's stakes, all or none: none were taken
+            self._reload()
+            name = self.room.names[short.seat]
+            raise RoomError(f"{name} has {short.balance} chips, fewer than the stake of {short.stake}: "
+                            "lower the stake, or wait for tomorrow's chips") from None
         except StorageError as error:  # a locked or lost database: one line in the log, not a traceback
             log.warning("room %s: %s", self.room.code, error)
             with contextlib.suppress(StorageError):  # if unreadable too, the next change reads it first
@@ -166,10 +173,13 @@ class LiveRoom:
         game = self.game
         assert game is not None
         final = game.match.final
+        staked = self.room.staked
         return GameWrite(
             game.id, game.version, game.unsaved(), self.room.levels(),
             head=game.head(self.room.names) if change.new_game else None,
             winner=final.winner if final else None, scores=final.scores if final else None,
+            stakes=(self.room.stakes.stake, tuple(staked)) if change.new_game and staked else None,
+            payout=change.payout,
         )
 
     def _reload(self) -> None:
@@ -204,6 +214,26 @@ class LiveRoom:
         """A person leaves the table for good (a computer player takes the seat)."""
         return await self.commit(lambda: _changed(self.room.leave, seat, event="left"))
 
+    async def set_stakes(self, by: int | None, stake: object, split: object, cutoff: object) -> Change:
+        """Host, in the lobby: the table's stake and prize rule (every seated person must have
+        the chips: a table nobody can start is refused now, not at the start)."""
+        return await self.commit(lambda: self._set_stakes(by, TableStakes.read(stake, split, cutoff)))
+
+    def _set_stakes(self, by: int | None, stakes: TableStakes) -> Change:
+        self.room.may_set_stakes(by)
+        wallets = Wallets(self.hall.store.engine)
+        players = wallets.seat_players(self.room.code)
+        for seat in self.room.staking_seats(stakes):
+            name = self.room.names[seat]
+            if seat not in players:
+                raise RoomError(f"{name} has no player to stake chips (a program's seat): "
+                                "a staked table is for players in a browser")
+            balance = wallets.balance(players[seat])
+            if balance < stakes.stake:
+                raise RoomError(f"{name} has {balance} chips, fewer than a stake of {stakes.stake}")
+        self.room.set_stakes(by, stakes)
+        return Change("room")
+
     async def begin(self, by: int | None, seed: int | None, rematch: bool) -> Change:
         """Start the room's game (or a rematch with the same seats): a fresh deal, saved with the room."""
         return await self.commit(lambda: self._begin(by, seed, rematch))
@@ -237,7 +267,20 @@ class LiveRoom:
             game.apply(action)
         if game.match.over:
             self.room.finish()
+            return Change(str(action).strip(), game=True, payout=self._settle(game))
         return Change(str(action).strip(), game=True)
+
+    def _settle(self, game: Game) -> dict[int, int] | None:
+        """A staked game just over: its pool's split (paid with the move's save), shown to all."""
+        room, final = self.room, game.match.final
+        if not room.staked or final is None:
+            return None
+        pool = room.stakes.stake * len(room.staked)
+        shares = split_among(pool, room.staked, game_penalties(game.match), final.scores, final.winner,
+                             room.stakes.prizes)
+        room.chips = {"game": game.id, "pool": pool,
+                      "shares": [shares.get(seat) for seat in range(len(room.seats))]}
+        return shares
 
     async def next_hand(self, seen: object) -> Change:
         """Deal the next hand. ``seen``: the hand number the asker saw end (another may have asked first)."""

@@ -18,6 +18,7 @@ from typing import Any
 from okgin.errors import OkginError
 from okgin.rules import Rules
 from okgin.server.rooms.seats import new_token, seat_of
+from okgin.server.rooms.stakes import TableStakes
 
 PHRASES = ("Good game", "Nice!", "Oops", "Hurry up")
 COMPUTER_NAMES = ("Ruby", "Sam", "Kit", "Olive", "Max", "Ada")
@@ -83,6 +84,12 @@ class Room:
     deadline: float | None = None
     """With a turn timer: when the person to act runs out of time (Unix time), the same for
     every process, so that no arrival or reconnection anywhere gives more time."""
+    stakes: TableStakes = field(default_factory=TableStakes)
+    staked: list[int] = field(default_factory=list)
+    """The seats whose players staked the current game (its pool: the stake times as many)."""
+    chips: dict[str, Any] | None = None
+    """The last staked game's settlement: {"game", "pool", "shares" (chips per seat, None for a
+    seat that did not stake)}."""
 
     # -- making one ----------------------------------------------------------------------
 
@@ -132,7 +139,8 @@ class Room:
             "rules": self.rules.to_json(), "target": self.rules.target,
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
-            "away_grace": self.away_grace,
+            "away_grace": self.away_grace, **self.stakes.to_json(),
+            "staked": list(self.staked), "chips": self.chips,
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -200,6 +208,26 @@ class Room:
             raise RoomError("only a computer player's seat can be emptied, before the game")
         self.seats[seat] = Seat()
 
+    def set_stakes(self, by: int | None, stakes: TableStakes) -> None:
+        """Host, in the lobby: the stake in chips per person (0: none) and the prize rule."""
+        self.may_set_stakes(by)
+        self.stakes = stakes
+
+    def may_set_stakes(self, by: int | None) -> None:
+        """Raise RoomError unless ``by`` may set the table's stake now."""
+        self._host_only(by)
+        if self.solo:
+            raise RoomError("a game against the computer has no stake")
+        if self.phase is not Phase.LOBBY:
+            raise RoomError("the stake is set in the lobby, before the first game")
+
+    def staking_seats(self, stakes: TableStakes | None = None) -> list[int]:
+        """The seats that stake in a game begun now (under ``stakes``, default the table's):
+        the people's, if there is a stake."""
+        if not (stakes or self.stakes).stake:
+            return []
+        return [i for i, seat in enumerate(self.seats) if seat.kind == "person"]
+
     def start(self, by: int | None, game_id: str) -> None:
         self._host_only(by)
         if self.phase is not Phase.LOBBY:
@@ -231,6 +259,7 @@ class Room:
         self.phase = Phase.PLAYING
         self.game = game_id
         self.games.append(game_id)
+        self.staked = self.staking_seats()
 
     def _free_name(self) -> str:
         """The first computer player's name no seat uses (people's names compared without case)."""
@@ -252,14 +281,16 @@ class Room:
         return {"rules": self.rules.to_json(), "seats": [asdict(seat) for seat in self.seats],
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
-                "deadline": self.deadline}
+                "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),
+                "chips": self.chips}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
         return cls(code, Rules.from_json(data["rules"]), [Seat(**seat) for seat in data["seats"]],
                    data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
                    version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
-                   data.get("deadline"))
+                   data.get("deadline"), TableStakes.from_json(data.get("stakes")),
+                   list(data.get("staked", [])), data.get("chips"))
 
 
 def new_code() -> str:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 
+from okgin.server.store import chips
 from okgin.server.store.schema import game_log, games, rooms
 from okgin.server.store.storage import LogRow, Store, compact_json, game_row, storage_errors
 
@@ -39,10 +40,19 @@ class GameWrite:
     head: dict[str, Any] | None = None
     winner: int | None = None
     scores: tuple[int, ...] | None = None
+    stakes: tuple[int, tuple[int, ...]] | None = None
+    """A staked game begun: (the stake, the seats staking), taken with the game's first write."""
+    payout: Mapping[int, int] | None = None
+    """A staked game over: each staking seat's chips, paid with the game's last write."""
 
     @property
     def new(self) -> bool:
         return self.head is not None
+
+    @property
+    def moves_chips(self) -> bool:
+        """True when this write moves chips too (then it is one ordinary transaction)."""
+        return self.stakes is not None or self.payout is not None
 
 
 class Saved(Protocol):
@@ -79,11 +89,12 @@ class RoomTable(Generic[R]):
             ))
             if game is not None:
                 _write_game(db, game, now)
+                _move_chips(db, room.code, game)
 
     def save(self, room: R, game: GameWrite | None = None) -> None:
         """Write ``room`` if its stored version is ``room.version``, then bump it. Raises Conflict."""
         now = time.time()
-        if game is not None and not game.new:
+        if game is not None and not game.new and not game.moves_chips:
             self._save_move(room, game, now)
             room.version += 1
             return
@@ -98,6 +109,7 @@ class RoomTable(Generic[R]):
                 raise Conflict(room.code)
             if game is not None:
                 _write_game(db, game, now)
+                _move_chips(db, room.code, game)
         room.version += 1
 
     def _save_move(self, room: R, game: GameWrite, now: float) -> None:
@@ -152,7 +164,8 @@ class RoomTable(Generic[R]):
         """Delete unfinished rooms and games untouched since ``before``; return the room codes.
 
         The rooms ``watched`` (someone has them open, though nobody moves) and their games
-        count as touched now: they are not abandoned."""
+        count as touched now: they are not abandoned. A removed game's held pool of chips is
+        refunded, every stake, in the same transaction."""
         now = time.time()
         stale = (rooms.c.updated < before) & (rooms.c.phase != "finished")
         stale_games = (games.c.updated < before) & (games.c.status != "finished")
@@ -163,6 +176,9 @@ class RoomTable(Generic[R]):
                 db.execute(update(games).where(games.c.id.in_(
                     select(rooms.c.game).where(kept).scalar_subquery())).values(updated=now))
             codes = [row.code for row in db.execute(select(rooms.c.code).where(stale))]
+            abandoned = [row.id for row in db.execute(select(games.c.id).where(stale_games))]
+            for game in chips.held_pools(db, abandoned):  # every stake back, with the game's removal
+                chips.refund(db, game)
             db.execute(delete(rooms).where(stale))
             db.execute(delete(game_log).where(game_log.c.game.in_(select(games.c.id).where(stale_games))))
             db.execute(delete(games).where(stale_games))
@@ -202,6 +218,15 @@ SELECT (SELECT count(*) FROM room), (SELECT count(*) FROM game)
 """
 """A move on PostgreSQL: the room (compare-and-set, and only if the game is at the version the
 rows follow), the game's row, its log rows; counts of the rooms and games written (1, 1)."""
+
+
+def _move_chips(db: Connection, room: str, game: GameWrite) -> None:
+    """A staked game's stakes taken (begun) or its pool paid out (over), in the save's transaction."""
+    if game.stakes is not None:
+        stake, seats = game.stakes
+        chips.take_stakes(db, game.id, room, stake, seats)
+    if game.payout is not None:
+        chips.pay_out(db, game.id, game.payout)
 
 
 def _write_game(db: Connection, game: GameWrite, now: float) -> None:

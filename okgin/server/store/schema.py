@@ -9,7 +9,20 @@ made from an out-of-date version writes nothing (compare-and-set).
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 metadata = MetaData()
 
@@ -218,4 +231,47 @@ public_games = Table(
     # A seat whose player said yes to making the game public (no player named: a seat).
     Column("game", String(40), primary_key=True),
     Column("seat", Integer, primary_key=True),
+)
+
+# -- play chips (store/chips.py): a wallet per player, each game's pool, the ledger of every move --
+
+chip_wallets = Table(
+    "chip_wallets",
+    metadata,
+    Column("player", String(40), primary_key=True),
+    Column("balance", Integer, nullable=False),
+    # The UTC day (YYYY-MM-DD) of the player's last daily grant ("" before the first).
+    Column("granted", String(10), nullable=False),
+    CheckConstraint("balance >= 0", name="ck_chip_wallets_balance"),
+)
+
+chip_pools = Table(
+    "chip_pools",
+    metadata,
+    # One row per staked game: the chips held from its seats until it is paid out or refunded
+    # (``chips.take_pool`` makes one for any id, e.g. a tournament's entry fees, and its source).
+    Column("game", String(40), primary_key=True),
+    Column("room", String(40), nullable=False),
+    Column("stake", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("status", String(10), nullable=False),  # held, paid or refunded
+    Column("created", Float, nullable=False),
+    Column("settled", Float, nullable=True),
+    CheckConstraint("stake > 0 AND total >= 0", name="ck_chip_pools_amounts"),
+)
+
+chip_ledger = Table(
+    "chip_ledger",
+    metadata,
+    # Append-only: every movement of a player's chips, signed (a stake is negative).
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player", String(40), nullable=False, index=True),
+    Column("at", Float, nullable=False),
+    Column("kind", String(8), nullable=False),  # grant, stake, payout or refund
+    Column("amount", Integer, nullable=False),
+    Column("balance", Integer, nullable=False),  # the player's balance after it
+    Column("game", String(40), nullable=True),
+    Column("seat", Integer, nullable=True),
+    # A game's seat stakes once, is paid once and refunded once (grants have no game).
+    UniqueConstraint("game", "seat", "kind", name="uq_chip_ledger_move"),
 )

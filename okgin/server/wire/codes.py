@@ -12,6 +12,8 @@ from typing import Any
 from okgin.errors import IllegalActionError, NotationError, RulesError
 from okgin.server.refusals import Code, WireError
 from okgin.server.rooms.room import RoomError
+from okgin.server.rooms.stakes import StakeError
+from okgin.server.store.chips import ChipsError
 from okgin.server.store.storage import StorageError
 from okgin.server.wire.limits import RateLimited
 
@@ -21,7 +23,9 @@ _BY_CLASS: tuple[tuple[type[Exception], Code], ...] = (
     (IllegalActionError, Code.ILLEGAL),
     (NotationError, Code.BAD_FIELD),
     (RulesError, Code.BAD_FIELD),
+    (StakeError, Code.BAD_FIELD),
     (RoomError, Code.REFUSED),
+    (ChipsError, Code.REFUSED),
 )
 
 

@@ -33,6 +33,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "start": ("seed",),
     "rematch": ("seed",),
     "say": ("phrase",),
+    "stake": ("stake", "split", "cutoff"),
     # the coach
     "advice": (),
     "review": ("hand",),

@@ -28,6 +28,7 @@ from okgin.server.refusals import ProtocolError
 from okgin.server.rooms.hall import Hall
 from okgin.server.rooms.live import LiveRoom, Watcher
 from okgin.server.rooms.room import PHRASES, RoomError
+from okgin.server.store.chips import Wallets
 from okgin.server.store.storage import StorageError
 from okgin.server.wire.admission import returning_player
 from okgin.server.wire.codes import Code, WireError, code_of, error_json
@@ -261,9 +262,30 @@ class Connection:
         if self.watcher.seat is not None:
             raise RoomError("you already have a seat")
         seat, name = int_field(message, "seat"), self._name(message)
+        await self._can_stake(live)
         change = await live.sit(seat, name)
         await self._took(live.room.code, seat, name)
         await self._watch(live, seat, change.token)  # the token saved, if the change was re-run
+        return None
+
+    async def _can_stake(self, live: LiveRoom) -> None:
+        """At a staked table: refuse a seat to a page without a player, or one short of chips
+        (the start takes the stakes, all or none, and refuses then if chips went meanwhile)."""
+        stake = live.room.stakes.stake
+        if not stake:
+            return
+        if self.player_id is None:
+            raise RoomError("this table plays for chips: open it in a browser to have a wallet")
+        balance = await anyio.to_thread.run_sync(Wallets(self.hall.store.engine).balance, self.player_id)
+        if balance < stake:
+            raise RoomError(f"this table's stake is {stake} chips and you have {balance}: "
+                            "you can watch, or come back tomorrow for more chips")
+
+    async def _on_stake(self, message: Message) -> dict[str, Any] | None:
+        """Host, in the lobby: the stake in chips per person and the prize rule."""
+        data = message.data
+        await self._room().set_stakes(self.watcher.seat, data.get("stake"), data.get("split", "scaled"),
+                                      data.get("cutoff", 50))
         return None
 
     async def _on_computer(self, message: Message) -> dict[str, Any] | None:
@@ -416,6 +438,7 @@ HANDLERS: dict[str, tuple[Handler, Budget | None]] = {
     "start": (Connection._on_start, None),
     "rematch": (Connection._on_rematch, None),
     "say": (Connection._on_say, None),
+    "stake": (Connection._on_stake, None),
     "advice": (Connection._on_coach, ConnectionLimits.coach),
     "review": (Connection._on_coach, ConnectionLimits.coach),
     "leave": (Connection._on_leave, None),

@@ -35,7 +35,8 @@
     });
   }
   // Messages whose answer (ack or error) the page waits for: its own, and room.js's room controls.
-  const NUMBERED = ["act", "next", "hint", "advice", "review", "sit", "computer", "clear", "start", "rematch", "leave"];
+  const NUMBERED = ["act", "next", "hint", "advice", "review", "sit", "computer", "clear", "start", "rematch", "leave",
+                    "stake"];
   function send(message) {
     // Ids only grow on a connection (the server refuses a replay), so this is their one source.
     if (NUMBERED.includes(message.type)) message.id = nextId++;

@@ -1,5 +1,6 @@
 // Rooms: "Play with friends", the lobby at /r/<code>, seats, the host's controls, who is away,
-// the reconnect banner, quick phrases, the rematch and leaving the table. It talks to the server
+// the stake in play chips and the pool's split, the reconnect banner, quick phrases, the rematch
+// and leaving the table. It talks to the server
 // through game.js's events (okgin:open, okgin:message, okgin:close, okgin:new-game) and never
 // draws the table itself.
 "use strict";
@@ -70,7 +71,7 @@
       el("label", { class: "opt" }, el("b", { text: "Your name" }), " ", name),
       el("label", { class: "opt" }, el("b", { text: "Seats" }), " ", seats),
       el("label", { class: "opt" }, el("b", { text: "Turn timer" }), " ", timer),
-      el("p", { class: "small", text: "The house rules you chose apply." }),
+      el("p", { class: "small", text: "The house rules you chose apply; a stake in play chips is set in the lobby." }),
       el("div", { class: "dialog-buttons" },
         el("button", { type: "button", text: "Cancel", on: () => dialog.close() }), create));
     document.body.append(dialog);
@@ -141,7 +142,7 @@
     // A redraw keeps what the player typed and where their focus was.
     const focused = document.activeElement && panel.contains(document.activeElement)
       ? document.activeElement.dataset.key : null;
-    const kept = ".seat-name, select.level";
+    const kept = ".seat-name, select.level, .stake-field";
     const typed = new Map([...panel.querySelectorAll(kept)].map((i) => [i.dataset.key, i.value]));
     drawPanel();
     for (const input of panel.querySelectorAll(kept)) {
@@ -170,6 +171,8 @@
     const parts = [el("h2", { text: room.phase === "lobby" ? "Waiting for players" : "At the table" })];
     if (room.phase === "lobby") parts.push(el("p", { class: "invite" }, "Invite friends: ", input, " ", copy));
     parts.push(el("ul", { id: "seats" }, ...room.seats.map(seatRow)));
+    const [line, box] = stakeParts();
+    if (line) parts.push(line);
     const buttons = el("div", { class: "room-buttons" });
     if (room.phase === "lobby" && you === room.host) {
       buttons.append(...withError("start", el("button", { type: "button", id: "start-game", text: "Start game",
@@ -184,8 +187,48 @@
       buttons.append(...room.phrases.map((p) => el("button", { type: "button", class: "phrase", text: p, "data-key": `say-${p}`,
                                                                on: () => request({ type: "say", phrase: p }) })));
     }
-    parts.push(buttons, el("p", { id: "turn-timer", hidden: "" }), said);
+    // The host's stake box after the buttons: Start game stays in the window on a phone.
+    parts.push(buttons, ...(box ? [box] : []), el("p", { id: "turn-timer", hidden: "" }), said);
     panel.replaceChildren(...parts);
+  }
+
+  // The table's stake in play chips: a line for everyone, and the host's control in the lobby.
+  function stakeText() {
+    return `Stake: ${room.stake} chips a person · the pool split ${room.split}, cutoff ${room.cutoff}`;
+  }
+  // [the stake's line (or null), the host's box in the lobby (or null)]
+  function stakeParts() {
+    const line = room.stake ? el("p", { id: "stake-line", text: stakeText() }) : null;
+    if (room.phase !== "lobby" || you !== room.host || room.solo) return [line, null];
+    const stake = el("input", { id: "stake", class: "stake-field", type: "number", min: "0", max: "1000", step: "1",
+                                inputmode: "numeric", "data-key": "stake-value", value: String(room.stake) });
+    const split = el("select", { id: "stake-split", class: "stake-field", "data-key": "stake-split" },
+      el("option", { value: "scaled", text: "scaled (ours)" }), el("option", { value: "proportional", text: "proportional" }));
+    split.value = room.split;
+    const cutoff = el("input", { id: "stake-cutoff", class: "stake-field", type: "number", min: "1", max: "500", step: "1",
+                                 inputmode: "numeric", "data-key": "stake-cutoff", value: String(room.cutoff) });
+    const set = el("button", { type: "button", id: "set-stake", text: "Set stake", "data-key": "set-stake", on: () => {
+      // Sent as typed (a number when it reads as one): the server checks it and says what is wrong.
+      const number = (input) => (input.value.trim() === "" || Number.isNaN(Number(input.value)) ? input.value : Number(input.value));
+      request({ type: "stake", stake: number(stake), split: split.value, cutoff: number(cutoff) }, "set-stake");
+    } });
+    return [line, el("fieldset", { id: "stake-box" }, el("legend", { text: "Play for chips (0: no stake)" }),
+      el("label", { class: "opt" }, el("b", { text: "Stake" }), " ", stake, " chips a person"),
+      el("label", { class: "opt" }, el("b", { text: "Split" }), " ", split),
+      el("label", { class: "opt" }, el("b", { text: "Cutoff" }), " ", cutoff, " penalty points"),
+      ...withError("set-stake", set))];
+  }
+  // The game-over screen of a staked game: each seat's chips from the pool (text nodes only).
+  function chipsSplit(game) {
+    const chips = room && room.chips;
+    if (!chips || chips.game !== game) return null;
+    const list = el("ul", { class: "chip-split" }, ...room.seats.map((seat, index) => {
+      const share = chips.shares[index];
+      return el("li", { "data-seat": String(index), text: share === null || share === undefined
+        ? `${seat.name}: no stake (a computer player)` : `${seat.name}: ${share} chips` });
+    }));
+    return el("section", { id: "chips-result", "aria-label": "Chips" },
+      el("h3", { text: `The pool of ${chips.pool} chips` }), list);
   }
 
   // Once a second: the turn timer, and each away seat's countdown to a computer player.
@@ -306,6 +349,8 @@
   document.addEventListener("okgin:hand-over", (event) => {
     if (!code || !event.detail.final) return;
     const result = document.getElementById("result");
+    const split = chipsSplit(event.detail.game);
+    if (split) document.getElementById("result-body").append(split);
     const buttons = [];
     if (you !== null) {
       buttons.push(el("button", { type: "button", class: "primary", text: "Rematch", on: () => {

@@ -1,0 +1,257 @@
+"""Play chips in the store: each player's wallet, the daily grant, staked games' pools, the ledger.
+
+Chips are made only by the daily grant: a player is topped up to ``DAILY_CHIPS`` the first
+time their wallet is read on a UTC day. Every other movement takes chips from one place and
+puts them in another: a game's stakes go from its seats' wallets into its pool (all or
+nothing, in the transaction that starts the game), the pool goes back out whole when the
+game ends (its split) or is abandoned (each stake refunded). Every movement is a row of the
+append-only ledger, so the sum of the wallets and the held pools is the sum of the grants.
+
+A balance never goes below zero: a stake is a conditional UPDATE (``balance >= stake``) and
+the table has a CHECK, so two processes staking the same chips at once cannot both succeed.
+A pool is settled at most once: its status moves from ``held`` by a conditional UPDATE, and
+the ledger holds one row per game, seat and kind. Every call blocks: run it in a thread.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.sql.dml import Insert
+
+from okgin.errors import OkginError
+from okgin.server.store.db import storage_errors
+from okgin.server.store.schema import chip_ledger, chip_pools, chip_wallets, room_players
+
+DAILY_CHIPS = 1000
+"""A wallet below this is topped up to it once per UTC day (the only way chips are made)."""
+
+
+class ChipsError(OkginError):
+    """A movement of chips that cannot happen; nothing was changed."""
+
+
+class Short(ChipsError):
+    """A seat's player has fewer chips than the stake."""
+
+    def __init__(self, seat: int, balance: int, stake: int) -> None:
+        super().__init__(f"seat {seat} has {balance} chips, fewer than the stake of {stake}")
+        self.seat = seat
+        self.balance = balance
+        self.stake = stake
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One movement in a player's ledger."""
+
+    at: float
+    kind: str
+    amount: int
+    balance: int
+    game: str | None
+    seat: int | None
+
+
+def utc_day(now: float | None = None) -> str:
+    """The UTC day of ``now`` (Unix time; default: now), as YYYY-MM-DD."""
+    moment = datetime.datetime.fromtimestamp(time.time() if now is None else now, datetime.UTC)
+    return moment.date().isoformat()
+
+
+class Wallets:
+    """The players' chips, in the game store's database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def balance(self, player: str, now: float | None = None) -> int:
+        """``player``'s chips, after today's grant if they have not had it yet."""
+        with storage_errors("could not read your chips"), self.engine.begin() as db:
+            return grant(db, player, now)
+
+    def ledger(self, player: str, limit: int = 10) -> list[Line]:
+        """``player``'s last ``limit`` movements, newest first."""
+        query = (select(chip_ledger).where(chip_ledger.c.player == player)
+                 .order_by(chip_ledger.c.id.desc()).limit(limit))
+        with storage_errors("could not read your chips"), self.engine.connect() as db:
+            return [Line(r.at, r.kind, r.amount, r.balance, r.game, r.seat) for r in db.execute(query)]
+
+    def seat_players(self, room: str) -> dict[int, str]:
+        """Who took each person's seat of ``room`` (the players a stake is taken from)."""
+        with storage_errors("could not read the room's players"), self.engine.connect() as db:
+            return _seat_players(db, room)
+
+    def pool(self, game: str) -> tuple[int, str] | None:
+        """The pool of ``game``: its chips and its status (held, paid, refunded), or None."""
+        query = select(chip_pools.c.total, chip_pools.c.status).where(chip_pools.c.game == game)
+        with storage_errors("could not read the pool"), self.engine.connect() as db:
+            row = db.execute(query).first()
+        return None if row is None else (int(row.total), str(row.status))
+
+    def refund(self, game: str) -> bool:
+        """Give back every stake of ``game``'s held pool; False if none is held (nothing changed)."""
+        with storage_errors("could not refund the pool"), self.engine.begin() as db:
+            return refund(db, game)
+
+
+# -- in a transaction the caller holds (a room's save): each all or nothing with it ----------------
+
+
+def grant(db: Connection, player: str, now: float | None = None) -> int:
+    """Top ``player`` up to DAILY_CHIPS if they have not had today's grant; return the balance.
+
+    Compare-and-set on the day and balance read: a grant raced by another process is read again,
+    so a day never grants twice."""
+    day = utc_day(now)
+    for _ in range(10):
+        row = db.execute(select(chip_wallets.c.balance, chip_wallets.c.granted)
+                         .where(chip_wallets.c.player == player)).first()
+        if row is None:  # a new wallet (unless another process makes it first), read again
+            db.execute(_new_wallet(db).values(player=player, balance=0, granted=""))
+            continue
+        balance, granted = int(row.balance), str(row.granted)
+        if granted >= day:
+            return balance
+        amount = max(0, DAILY_CHIPS - balance)
+        written = db.execute(update(chip_wallets).where(
+            chip_wallets.c.player == player, chip_wallets.c.granted == granted,
+            chip_wallets.c.balance == balance).values(balance=balance + amount, granted=day)).rowcount
+        if written == 1:
+            if amount:
+                _line(db, player, "grant", amount, balance + amount)
+            return balance + amount
+    raise ChipsError("your chips are being changed elsewhere: try again")
+
+
+def take_stakes(db: Connection, game: str, room: str, stake: int, seats: Sequence[int]) -> int:
+    """Take ``stake`` from the player of each of ``room``'s ``seats`` into ``game``'s new pool;
+    returns the pool. Raises Short (or ChipsError) at the first seat that cannot pay: the
+    caller's transaction then writes nothing, so a game's stakes are all taken or none."""
+    players = _seat_players(db, room)
+    missing = [seat for seat in seats if seat not in players]
+    if missing:
+        raise ChipsError(f"seat {missing[0]} has no player to stake chips: it needs a browser's page")
+    return take_pool(db, game, room, stake, {seat: players[seat] for seat in seats})
+
+
+def take_pool(db: Connection, pool: str, source: str, stake: int, players: Mapping[int, str]) -> int:
+    """Take ``stake`` from each ``players[place]`` into the new pool ``pool`` (a game's id; an
+    entry fee's pool would be a tournament's), made at ``source`` (a room's code); returns the
+    pool. Raises Short for the first place that cannot pay, ChipsError for a bad stake: the
+    caller's transaction then writes nothing. ``pay_out`` and ``refund`` settle it by place."""
+    _check_stake(stake)
+    # Wallets are locked in one order (by player), so two starts sharing players never deadlock.
+    for place in sorted(players, key=lambda p: (players[p], p)):
+        player = players[place]
+        grant(db, player)
+        left = db.execute(update(chip_wallets).where(
+            chip_wallets.c.player == player, chip_wallets.c.balance >= stake)
+            .values(balance=chip_wallets.c.balance - stake).returning(chip_wallets.c.balance)).scalar()
+        if left is None:  # read again: another start may have taken chips since our grant's read
+            balance = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player == player))
+            raise Short(place, int(balance.scalar() or 0), stake)
+        _line(db, player, "stake", -stake, int(left), pool, place)
+    total = stake * len(players)
+    db.execute(insert(chip_pools).values(game=pool, room=source, stake=stake, total=total, status="held",
+                                         created=time.time()))
+    return total
+
+
+def pay_out(db: Connection, game: str, shares: Mapping[int, int]) -> bool:
+    """Pay ``game``'s held pool out: ``shares[seat]`` chips to each seat that staked. False when
+    no pool is held (none, or already settled: a game is paid once). Raises ChipsError, paying
+    nothing, when the shares are not whole chips adding up to the pool among its seats."""
+    stakes = _settle(db, game, "paid")
+    if stakes is None:
+        return False
+    total = sum(-amount for _, amount in stakes.values())
+    if set(shares) != set(stakes) or any(not _whole(c) or c < 0 for c in shares.values()) \
+            or sum(shares.values()) != total:
+        raise ChipsError(f"the shares {dict(shares)} do not split the pool of {total} among seats "
+                         f"{sorted(stakes)}")
+    for seat, chips in sorted(shares.items()):
+        if chips:
+            _credit(db, stakes[seat][0], "payout", chips, game, seat)
+    return True
+
+
+def refund(db: Connection, game: str) -> bool:
+    """Give every stake of ``game``'s held pool back; False if no pool is held."""
+    stakes = _settle(db, game, "refunded")
+    if stakes is None:
+        return False
+    for seat, (player, amount) in sorted(stakes.items()):
+        _credit(db, player, "refund", -amount, game, seat)
+    return True
+
+
+def forget(db: Connection, player: str) -> None:
+    """A deleted player's wallet and ledger lines pass to a new random id that names nobody: the
+    chips stay counted (a held pool still pays out whole), and no row names the player."""
+    gone = "gone-" + secrets.token_urlsafe(16)
+    db.execute(update(chip_wallets).where(chip_wallets.c.player == player).values(player=gone))
+    db.execute(update(chip_ledger).where(chip_ledger.c.player == player).values(player=gone))
+
+
+def held_pools(db: Connection, games: Iterable[str]) -> list[str]:
+    """Which of ``games`` have a pool still held."""
+    ids = list(games)
+    if not ids:
+        return []
+    query = select(chip_pools.c.game).where(chip_pools.c.game.in_(ids), chip_pools.c.status == "held")
+    return [str(game) for (game,) in db.execute(query)]
+
+
+def _settle(db: Connection, game: str, status: str) -> dict[int, tuple[str, int]] | None:
+    """Mark ``game``'s pool settled if it is held; its stakes (seat: player, signed amount)."""
+    settled = db.execute(update(chip_pools).where(chip_pools.c.game == game, chip_pools.c.status == "held")
+                         .values(status=status, settled=time.time())).rowcount
+    if settled != 1:
+        return None
+    rows = db.execute(select(chip_ledger.c.seat, chip_ledger.c.player, chip_ledger.c.amount)
+                      .where(chip_ledger.c.game == game, chip_ledger.c.kind == "stake"))
+    return {int(r.seat): (str(r.player), int(r.amount)) for r in rows}
+
+
+def _credit(db: Connection, player: str, kind: str, chips: int, game: str, seat: int) -> None:
+    balance = db.execute(update(chip_wallets).where(chip_wallets.c.player == player)
+                         .values(balance=chip_wallets.c.balance + chips)
+                         .returning(chip_wallets.c.balance)).scalar()
+    if balance is None:
+        raise ChipsError(f"seat {seat}'s player has no wallet to pay into")
+    _line(db, player, kind, chips, int(balance), game, seat)
+
+
+def _line(db: Connection, player: str, kind: str, amount: int, balance: int,
+          game: str | None = None, seat: int | None = None) -> None:
+    db.execute(insert(chip_ledger).values(player=player, at=time.time(), kind=kind, amount=amount,
+                                          balance=balance, game=game, seat=seat))
+
+
+def _seat_players(db: Connection, room: str) -> dict[int, str]:
+    query = select(room_players.c.seat, room_players.c.player).where(room_players.c.room == room)
+    return {int(seat): str(player) for seat, player in db.execute(query)}
+
+
+def _new_wallet(db: Connection) -> Insert:
+    """An INSERT of a wallet that does nothing if the player has one already."""
+    if db.dialect.name == "postgresql":
+        return postgresql.insert(chip_wallets).on_conflict_do_nothing()
+    return sqlite.insert(chip_wallets).on_conflict_do_nothing()
+
+
+def _check_stake(stake: object) -> None:
+    if not isinstance(stake, int) or isinstance(stake, bool) or stake <= 0:
+        raise ChipsError(f"a stake is a whole number of chips above 0, not {stake!r}")
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
