@@ -40,8 +40,10 @@ system:
 node_modules/axe-core/axe.min.js: package-lock.json | system
 	npm ci --no-audit --no-fund
 
+# Two workers, each taking whole files (a file's fixtures, servers and browser start once): most
+# tests wait on servers, browsers and animations, so two at once use the two cores.
 unit: $(STAMP) system node_modules/axe-core/axe.min.js
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile
 
 test: lint typecheck unit
 

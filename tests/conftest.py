@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from real_servers import MissingServer, Postgres, Redis
+
+# Our servers answer at once on a quiet machine, but a review or a statistics page worked out on
+# a machine loaded by other work can take longer than httpx's 5 s: the tests' HTTP calls (every
+# httpx function and client, whichever test makes them) wait up to a minute for an answer.
+PATIENT = httpx.Timeout(60.0)
+for call in (httpx.get, httpx.post, httpx.put, httpx.delete, httpx.request,
+             httpx.Client.__init__, httpx.AsyncClient.__init__):
+    assert call.__kwdefaults__ is not None and "timeout" in call.__kwdefaults__
+    call.__kwdefaults__["timeout"] = PATIENT
 
 
 @pytest.fixture(scope="session")

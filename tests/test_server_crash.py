@@ -77,8 +77,15 @@ def test_acknowledged_actions_survive_sigkill(tmp_path: Path) -> None:
             async def round_() -> None:
                 players = [asyncio.create_task(play_until_killed(server.ws_url, t, i))
                            for i, t in enumerate(games)]
-                await asyncio.sleep(rng.uniform(0.5, 2.0))
-                server.kill()  # SIGKILL mid-game, wherever each game happens to be
+                # Some moves acknowledged first (however loaded the machine), then a random
+                # moment: the kill lands mid-game, wherever each game happens to be.
+                before = sum(len(t.acked) for t in games)
+                for _ in range(600):
+                    if sum(len(t.acked) for t in games) >= before + GAMES:
+                        break
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(rng.uniform(0.0, 1.0))
+                server.kill()
                 await asyncio.wait_for(asyncio.gather(*players), 60)
 
             run(round_())
