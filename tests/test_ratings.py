@@ -9,12 +9,14 @@ import tempfile
 import time
 import uuid
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
+from real_servers import Postgres
 from sqlalchemy import create_engine, delete, insert, inspect, select, update
 from sqlalchemy.engine import Engine
 from test_migrations import old_store
@@ -305,6 +307,28 @@ def test_a_deleted_players_ratings_leave_the_counts(engine: Engine) -> None:
         forget(db, ann)
     assert store.standings(ann) == {} and store.history(ann) == []
     places_agree(engine, store, [bob])
+
+
+def test_on_postgresql_games_rated_at_once_share_their_players_without_losing_one(
+    postgres: Postgres,
+) -> None:
+    """Eight processes' worth of ratings at once, every game with Ann (new: her first rows race
+    to be made) and one of four others: each game rated once, Ann's count is 8, the counts agree."""
+    store = Store(postgres.fresh_database())
+    engine, rated = store.engine, RatingStore(store.engine)
+    ann, *others = (Players(engine).new_guest()[0].player for _ in range(5))
+    ids = []
+    for n in range(8):
+        game = add_game(engine, {0: ann, 1: others[n % 4]}, [None, None])
+        finish(engine, game, n % 2, [150, 40] if n % 2 == 0 else [40, 150])
+        ids.append(game)
+    with ThreadPoolExecutor(8) as pool:
+        done = list(pool.map(lambda game: rated.rate_game(game, solo=False), ids + ids))
+    assert sorted(done) == [False] * 8 + [True] * 8
+    assert rated.ratings_of(ann)["two-player"].games == 8
+    assert sorted(r.games for p in others for r in rated.ratings_of(p).values()) == [2, 2, 2, 2]
+    places_agree(engine, rated, [ann, *others])
+    store.close()
 
 
 # -- the migration ------------------------------------------------------------------------------

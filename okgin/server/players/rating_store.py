@@ -38,6 +38,9 @@ from okgin.server.store.schema import (
 
 log = logging.getLogger("okgin.server")
 TOP = 100
+_TRIES = 5
+"""Ratings at once that make the same new rows (a new player's first rating, a new tenth's
+count) meet on the key; the one that loses reads again and rates again, up to this often."""
 NAMELESS = "(no name yet)"
 """How the leaderboard shows a player who has not chosen a name."""
 
@@ -95,15 +98,16 @@ class RatingStore:
     def rate_game(self, game: str, solo: bool) -> bool:
         """Rate finished game ``game`` (``solo``: a game against the computer, not a room) if it
         was not yet; True if this call rated it. An unfinished or unknown game changes nothing."""
-        for _ in range(3):  # two first games of one new player at once: the loser tries again
-            try:
-                with storage_errors(f"could not rate game {game}"), self._locked() as db:
-                    done = _rate(db, game, solo)
-                    db.commit()
-                    return done
-            except IntegrityError:
-                continue
-        return False
+        for _ in range(_TRIES):
+            with storage_errors(f"could not rate game {game}"):
+                try:
+                    with self._locked() as db:
+                        done = _rate(db, game, solo)
+                        db.commit()
+                        return done
+                except IntegrityError:  # a row another rating made first: read again, rate again
+                    continue
+        raise StorageError(f"could not rate game {game}: {_TRIES} tries met other ratings' new rows")
 
     def rate_later(self, game: str, solo: bool) -> None:
         """``rate_game``, for a caller that does not wait: a failure is logged, not raised."""
@@ -286,7 +290,7 @@ def _write_ratings(db: Connection, game: str, kind: str, entrants: list[Entrant]
     for r in found:
         moved[r.bucket] -= 1
     share = weight(entrants)
-    for player, new in rate(entrants, current).items():
+    for player, new in sorted(rate(entrants, current).items()):  # in one order: no deadlock
         moved[bucket(new.ordinal)] += 1
         values = {"mu": new.mu, "sigma": new.sigma, "ordinal": new.ordinal, "bucket": bucket(new.ordinal),
                   "games": new.games, "updated": now}
