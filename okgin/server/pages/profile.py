@@ -93,7 +93,7 @@ async def _ratings(rated: RatingStore, player: str) -> str:
     if recent:
         said += "<h3>Your last results</h3><ul class=recent>" + "".join(
             f"<li>{_when(point.rated)}: {ordinal_place(point.place)} of {point.seats} "
-            f"({TITLES[point.family].lower()}), rating after it {point.rating:.1f}</li>"
+            f"({point.family} rules), rating after it {point.rating:.1f}</li>"
             for point in reversed(recent)) + "</ul>"
     return (f"<h2>Your rating</h2>{said}<p><a href=\"/leaderboard\">The leaderboard</a> · "
             "<a href=\"/stats\">Your statistics</a></p>")
