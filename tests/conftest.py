@@ -1,12 +1,17 @@
-"""Shared fixtures: throwaway real PostgreSQL and Redis servers, started once per test session."""
+"""Shared fixtures: a store and the app on it, and throwaway real PostgreSQL and Redis servers
+(started once per test session)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 from real_servers import MissingServer, Postgres, Redis
+from starlette.applications import Starlette
+
+from okgin.server import create_app
 
 # Our servers answer at once on a quiet machine, but a review or a statistics page worked out on
 # a machine loaded by other work can take longer than httpx's 5 s: the tests' HTTP calls (every
@@ -16,6 +21,18 @@ for call in (httpx.get, httpx.post, httpx.put, httpx.delete, httpx.request,
              httpx.Client.__init__, httpx.AsyncClient.__init__):
     assert call.__kwdefaults__ is not None and "timeout" in call.__kwdefaults__
     call.__kwdefaults__["timeout"] = PATIENT
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A new SQLite store's path (the HTTP tests of players, accounts, passkeys and public games)."""
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+def app(db: Path) -> Starlette:
+    """The web app on that store, called in process (no server)."""
+    return create_app(f"sqlite:///{db}")
 
 
 @pytest.fixture(scope="session")

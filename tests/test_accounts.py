@@ -16,7 +16,6 @@ from starlette.applications import Starlette
 from stored_games import store_record
 from test_coach_server import finished_record
 
-from okgin.server import create_app
 from okgin.server.players.accounts import FORMER, WRONG
 from okgin.server.players.identity import Players
 from okgin.server.store.storage import Store
@@ -67,15 +66,6 @@ class Browser:
     def cookie(self) -> str:
         return self.cookies["okgin_session"]
 
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-@pytest.fixture
-def app(db: Path) -> Starlette:
-    return create_app(f"sqlite:///{db}")
 
 
 def _player(db: Path, cookie: str) -> str:

@@ -26,15 +26,6 @@ from okgin.server.store.storage import Store
 HOST = "http://localhost"
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-@pytest.fixture
-def app(db: Path) -> Starlette:
-    return create_app(f"sqlite:///{db}")
-
 
 def _call(browser: Browser, path: str, body: object, **kwargs: Any) -> httpx.Response:
     """A JSON POST as the profile page's script sends it (its CSRF token in the header)."""

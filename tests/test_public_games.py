@@ -14,19 +14,8 @@ from stored_games import store_record
 from test_accounts import Browser, _player
 from test_coach_server import finished_record
 
-from okgin.server import create_app
 from okgin.server.players.identity import Players
 from okgin.server.store.storage import Store
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-@pytest.fixture
-def app(db: Path) -> Starlette:
-    return create_app(f"sqlite:///{db}")
 
 
 def _browser(app: Starlette, address: str) -> Browser:

@@ -349,9 +349,9 @@ def test_an_old_store_upgrades_with_its_finished_games_rated_for_nobody(tmp_path
     store.close()
 
 
-def test_a_store_at_chips_0007_gets_the_ratings_on_its_way_to_the_head(tmp_path: Path) -> None:
-    """0004 (ratings) and 0005 (passkeys), then 0007 (chips), were made beside each other on
-    0003; 0008 joins them."""
+def test_a_store_at_tournaments_0008_gets_the_ratings_on_its_way_to_the_head(tmp_path: Path) -> None:
+    """0004 (ratings) and 0005 (passkeys), then 0007 (chips) and 0008 (tournaments), were made
+    beside each other on 0003; 0009 joins them."""
     from alembic import command
 
     from okgin.server.store.migrate import HEAD, alembic_config
@@ -359,10 +359,10 @@ def test_a_store_at_chips_0007_gets_the_ratings_on_its_way_to_the_head(tmp_path:
     url = old_store("sqlite", tmp_path)
     engine = create_engine(url)
     with engine.begin() as db:
-        command.upgrade(alembic_config(db), "0007")
+        command.upgrade(alembic_config(db), "0008")
     assert not inspect(engine).has_table("ratings")
     engine.dispose()
-    assert upgrade(url) == ("0007", HEAD)
+    assert upgrade(url) == ("0008", HEAD)
     store = Store(url)
     tables = set(inspect(store.engine).get_table_names())
     assert {"ratings", "rating_counts", "rated_games", "rating_history", "passkeys"} <= tables

@@ -17,7 +17,7 @@ from scripted_client import Client, assert_fair, choose, new_guest, open_room, r
 from server_process import ServerProcess
 
 from okgin.rules import preset
-from okgin.server.rooms.room import Room, RoomError
+from okgin.server.rooms.room import Phase, Room, RoomError, Seat
 
 SHORT = {"preset": "oklahoma-multiplayer", "target": 30}
 
@@ -334,3 +334,39 @@ def test_the_pages_read_the_computer_levels_from_the_server() -> None:
     static = Path(__file__).resolve().parent.parent / "okgin/server/pages/static"
     for script in ("room.js", "settings.js"):
         assert '"easy", "normal"' not in (static / script).read_text(encoding="utf-8"), script
+
+
+def test_a_tournament_table_plays_at_once_with_no_host_and_no_rematch() -> None:
+    """A tournament's table: its people known by player (each token thrown away), nobody
+    hosting it, one match only; a person away past the grace is stood in for without asking."""
+    seats = [Seat("person", "Ann"), Seat("computer", "Ruby", "easy")]
+    room = Room.for_table("TABLE1", preset("oklahoma"), seats, "T1", "G1", away_grace=10)
+    assert room.phase is Phase.PLAYING and room.game == "G1" and room.games == ["G1"]
+    assert room.seats[0].token_hash is not None and room.public(0)["tournament"] == "T1"
+    with pytest.raises(RoomError, match="only the host"):
+        room.set_computer(0, 0, "normal", time.time())
+    room.went_away(0, now=100.0)
+    assert not room.stand_in_for(0, now=105.0)  # away only a moment
+    assert not room.stand_in_for(1, now=200.0)  # a computer player's seat
+    assert room.stand_in_for(0, now=110.0) and room.levels() == ["normal", "easy"]
+    assert not room.stand_in_for(0, now=120.0)  # already played for
+    room.came_back(0)
+    assert room.levels() == [None, "easy"]
+    room.finish()
+    with pytest.raises(RoomError, match="plays one match"):
+        room.rematch(0, "G2")
+    again = Room.from_data("TABLE1", 1, json.loads(json.dumps(room.to_data())))
+    assert again.tournament == "T1" and again.phase is Phase.FINISHED
+    timed = Room.for_table("TABLE2", preset("oklahoma"), [Seat("person", "Ann"), Seat("person", "Bob")],
+                           "T1", "G3", timer=30)
+    assert timed.timer == 30 and timed.deadline is not None and timed.deadline > time.time() + 20
+    with pytest.raises(RoomError, match="turn timer"):
+        Room.for_table("TABLE3", preset("oklahoma"), [Seat("person", "Ann"), Seat("person", "Bob")],
+                       "T1", "G4", timer=45)
+
+
+def test_a_friends_room_is_never_stood_in_for_without_its_host() -> None:
+    room, _ = Room.create(preset("oklahoma"), 2, "Ann", away_grace=1)
+    room.sit(1, "Bob")
+    room.went_away(1, now=0.0)
+    assert not room.stand_in_for(1, now=100.0) and room.levels() == [None, None]

@@ -29,6 +29,7 @@ from okgin.server.pages.site import (
     record_download,
     rules_api,
 )
+from okgin.server.pages.tournaments import tournament_routes
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players
 from okgin.server.players.passkeys import Passkeys
@@ -40,6 +41,9 @@ from okgin.server.rooms.live import PROCESS
 from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
+from okgin.server.store.tournament_store import TournamentStore
+from okgin.server.tournaments.director import Director
+from okgin.server.tournaments.events import Tournaments
 from okgin.server.wire.headers import DEFAULT_HOSTS, SecurityHeaders
 from okgin.server.wire.limits import Limiter, Limits
 from okgin.server.wire.messages import ID_PATTERN
@@ -86,13 +90,17 @@ def create_app(
     players = Players(store.engine)
     rated = RatingStore(store.engine)
     hall = Hall(RoomStore(store), broker, thinking, presence, finished=rated.rate_later)
+    tournaments = TournamentStore(store.engine)
+    director = Director(hall, tournaments, players, away_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await broker.start()
         sweeper = asyncio.create_task(_sweep(hall, players, rated, idle_hours)) if idle_hours else None
         keeper = asyncio.create_task(hall.keep_presence())
+        directing = asyncio.create_task(director.run())
         yield
+        directing.cancel()
         keeper.cancel()
         if sweeper is not None:
             sweeper.cancel()
@@ -115,6 +123,7 @@ def create_app(
         Route("/metrics", metrics_page),
         *coach_routes(),
         *profile_routes(),
+        *tournament_routes(),
         *public_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -123,6 +132,8 @@ def create_app(
     app.state.hall = hall
     app.state.players = players
     app.state.ratings = rated
+    app.state.tournaments = Tournaments(tournaments)
+    app.state.director = director
     app.state.secure_cookies = secure_cookies
     app.state.hosts = frozenset(host.lower() for host in hosts)
     app.state.metrics = Metrics(lambda: len(hall))

@@ -20,8 +20,9 @@ COOKIE = "okgin_session"
 KEY = "okgin.session"
 MAX_AGE = 400 * 24 * 3600
 """The cookie's life (browsers cap it at 400 days); the session row lasts until signed out."""
-PAGES = ("/", "/history", "/stats", "/profile")
-"""The pages that make a guest when opened without a session (and /r/<code>, a room's link)."""
+PAGES = ("/", "/history", "/stats", "/profile", "/t")
+"""The pages that make a guest when opened without a session (and /r/<code>, a room's link, and
+/t/<code>, a tournament's)."""
 _SKIP = ("/static/", "/healthz", "/metrics")
 
 
@@ -99,4 +100,7 @@ def _cookie(scope: Scope) -> str | None:
 
 def _makes_guest(scope: Scope) -> bool:
     path: str = scope["path"]
-    return scope["method"] in ("GET", "HEAD") and (path in PAGES or path.startswith("/r/"))
+    # A tournament's own page (/t/<code>), not its live part or its data: a program polling
+    # those without a cookie makes no guest at every look.
+    page = path.startswith("/r/") or (path.startswith("/t/") and path.count("/") == 2)
+    return scope["method"] in ("GET", "HEAD") and (path in PAGES or page)

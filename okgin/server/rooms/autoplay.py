@@ -21,6 +21,7 @@ from okgin.server.rooms.room import Phase
 from okgin.server.rooms.thinking import computer_player
 
 if TYPE_CHECKING:
+    from okgin.server.rooms.games import Game
     from okgin.server.rooms.live import LiveRoom
 
 log = logging.getLogger("okgin.server")
@@ -37,6 +38,8 @@ class Autoplay:
         self._bots: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._timed: Turn | None = None
+        self._dealer: asyncio.Task[None] | None = None
+        self._deal: tuple[str, int] | None = None
         self._players: dict[tuple[int, str], Player] = {}
 
     @property
@@ -66,18 +69,30 @@ class Autoplay:
     async def _bot_turn(self) -> bool:
         live = self.live
         async with live.lock:
-            game = live.game
-            if game is None or live.room.phase is not Phase.PLAYING or not live.room.people:
-                return False  # (with nobody left at the table, the computers do not play on alone)
+            game, room = live.game, live.room
+            if game is None or room.phase is not Phase.PLAYING or not (room.people or room.tournament):
+                return False  # (with nobody left at a friends' table, the computers do not play on alone)
             seat = game.to_act()
-            level = live.room.levels()[seat] if seat is not None else None
-            if seat is None or level is None:
+            deal = seat is None and self._deals(game)
+            level = room.levels()[seat] if seat is not None else None
+            if not deal and (seat is None or level is None):
                 return False
-            view, moves = game.match.view(seat), game.moves
+            view = game.match.view(seat) if seat is not None else None
+            moves, hands = game.moves, len(game.match.hands)
+        if seat is None or level is None or view is None:  # a tournament's table nobody is at
+            await live.next_hand(hands)
+            return True
         action = await live.hall.thinking.decide(level, self._player(seat, level), view, game.rng)
         with contextlib.suppress(Stale):
             await live.apply(seat, action, (game, moves))
         return True
+
+    def _deals(self, game: Game) -> bool:
+        """A tournament's table between hands with no person playing (each seat a computer
+        player or a stand-in): nobody would press Next hand, so the computers deal it."""
+        room = self.live.room
+        return (room.tournament is not None and game.match.current is None and not game.match.over
+                and all(level is not None for level in room.levels()))
 
     def _player(self, seat: int, level: str) -> Player:
         key = (seat, level)
@@ -99,6 +114,7 @@ class Autoplay:
         serving the room waits for the same moment (the first to act wins; the others' moves
         are then out of date). Armed once per turn: a later call for the same turn (someone
         entering the room, a frame shown again) leaves it alone."""
+        self._arm_deal()
         turn = self.turn()
         if turn is not None and turn == self._timed and self._timer is not None and not self._timer.done():
             return
@@ -110,6 +126,33 @@ class Autoplay:
         if turn is None or deadline is None:
             return
         self._timer = asyncio.get_running_loop().create_task(self._time_out(turn, deadline))
+
+    def _arm_deal(self) -> None:
+        """A tournament's table between hands: if nobody presses Next hand within the away
+        grace (a page left open on the result), the next hand is dealt, so no person holds up
+        the round. Armed once per finished hand, in every process serving the table (the first
+        to deal wins; the others find it dealt)."""
+        game, room = self.live.game, self.live.room
+        due = (room.tournament is not None and game is not None and room.phase is Phase.PLAYING
+               and game.match.current is None and not game.match.over)
+        key = (game.id, len(game.match.hands)) if due and game is not None else None
+        if key is not None and key == self._deal and self._dealer is not None and not self._dealer.done():
+            return
+        if self._dealer is not None:
+            self._dealer.cancel()
+            self._dealer = None
+        self._deal = key
+        if key is not None:
+            self._dealer = asyncio.get_running_loop().create_task(self._deal_after(key, room.away_grace))
+
+    async def _deal_after(self, key: tuple[str, int], seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        game = self.live.game
+        if game is None or (game.id, len(game.match.hands)) != key:
+            return  # dealt meanwhile (or another game)
+        self._dealer = None
+        with contextlib.suppress(OkginError):
+            await self.live.next_hand(key[1])
 
     def turn(self) -> Turn | None:
         """The person's turn a timer would run for: (game, seat, moves), or None."""

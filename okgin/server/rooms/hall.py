@@ -38,6 +38,9 @@ class Hall:
         self.thinking = thinking
         self.presence: Presence = presence or LocalPresence()
         self._live: dict[str, LiveRoom] = {}
+        self.table_finished: Callable[[str], None] = _nobody
+        """Told a tournament's code when one of its tables' match ends here (the tournaments'
+        floor listens; it also reads the store, so a table finished elsewhere is not missed)."""
 
     def __len__(self) -> int:
         return len(self._live)
@@ -121,3 +124,7 @@ class Hall:
             if live is not None:
                 self.broker.unsubscribe(live.channel, live.on_message)
         return removed
+
+
+def _nobody(_tournament: str) -> None:
+    """Where the end of a tournament's table goes when no tournament floor listens."""

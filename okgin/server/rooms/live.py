@@ -104,6 +104,8 @@ class LiveRoom:
             "room": self.room.code, "version": self.room.version, "event": change.event, "from": PROCESS,
         })
         self.wake()
+        if self.room.tournament is not None and self.room.phase is Phase.FINISHED and change.game:
+            self.hall.table_finished(self.room.tournament)
         return change
 
     def _mutate_and_save(self, mutate: Callable[[], Change], again: bool = True) -> Change:
@@ -427,6 +429,19 @@ class LiveRoom:
         """Mark the seats our connections hold, then mark away the people nobody holds."""
         await self._hold(sorted({w.seat for w in self.watchers if w.seat is not None}))
         await self.mark_away()
+        if self.room.tournament is not None and self.room.phase is Phase.PLAYING:
+            await self._stand_in_for_away()
+
+    async def _stand_in_for_away(self) -> None:
+        """A tournament's table: a computer player takes over from each person away past the
+        grace (nobody hosts a tournament's table to ask for it)."""
+        now = time.time()
+        for seat in range(len(self.room.seats)):
+            with contextlib.suppress(OkginError):
+                await self.commit(functools.partial(self._stand_in, seat, now))
+
+    def _stand_in(self, seat: int, now: float) -> Change:
+        return Change("room") if self.room.stand_in_for(seat, now) else Change(save=False)
 
     async def mark_away(self) -> None:
         """Mark away each person whose seat no connection holds, in this process or another."""
@@ -455,7 +470,10 @@ class LiveRoom:
 
     @property
     def idle(self) -> bool:
-        return not self.watchers and not self.autoplay.busy
+        """Nobody watches and no computer thinks; a tournament's table is kept until its match
+        ends (its absent people must be seen away, and stood in for, by ``keep_presence``)."""
+        playing_table = self.room.tournament is not None and self.room.phase is Phase.PLAYING
+        return not self.watchers and not self.autoplay.busy and not playing_table
 
     def wake(self) -> None:
         """Start the computer players if one is to act, and the turn timer if it runs."""

@@ -90,6 +90,10 @@ class Room:
     chips: dict[str, Any] | None = None
     """The last staked game's settlement: {"game", "pool", "shares" (chips per seat, None for a
     seat that did not stake)}."""
+    tournament: str | None = None
+    """A tournament's table (its code): one match, no host, no rematch; its computer players
+    play on with nobody watching, deal the next hand when no person is there to, and stand in
+    for a person away past ``away_grace`` without anyone asking (see ``autoplay``)."""
 
     # -- making one ----------------------------------------------------------------------
 
@@ -117,6 +121,27 @@ class Room:
         room.seats[0].token_hash = hashed
         return room, token
 
+    @classmethod
+    def for_table(
+        cls, code: str, rules: Rules, seats: list[Seat], tournament: str, game_id: str,
+        away_grace: float = AWAY_GRACE, timer: int | None = None,
+    ) -> Room:
+        """A tournament's table, playing at once: ``seats`` are its people (their seats found by
+        their player, so each token is made and thrown away) and its computer players."""
+        if len(seats) not in (2, 3, 4):
+            raise RoomError("a room has 2 to 4 seats")
+        for seat in seats:
+            if seat.kind == "person":
+                seat.token_hash = new_token()[1]
+        rules = rules.replace(players=len(seats)) if rules.players != len(seats) else rules
+        if timer not in TIMERS:
+            raise RoomError("the turn timer is off, 30, 60 or 120 seconds")
+        room = cls(code, rules, seats, host=-1, phase=Phase.PLAYING, timer=timer, away_grace=away_grace,
+                   tournament=tournament)
+        room.deadline = time.time() + timer if timer else None  # the first turn's, if a person's
+        room._begin(game_id)
+        return room
+
     # -- what it says ---------------------------------------------------------------------
 
     @property
@@ -139,7 +164,7 @@ class Room:
             "rules": self.rules.to_json(), "target": self.rules.target,
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
-            "away_grace": self.away_grace, **self.stakes.to_json(),
+            "away_grace": self.away_grace, "tournament": self.tournament, **self.stakes.to_json(),
             "staked": list(self.staked), "chips": self.chips,
         }
 
@@ -200,6 +225,17 @@ class Room:
             raise RoomError(f"{target.name} has been away only a moment: wait {wait} more seconds")
         target.stand_in = level
 
+    def stand_in_for(self, seat: int, now: float) -> bool:
+        """A tournament's table: a ``normal`` computer player plays for a person away past the
+        grace, with nobody to ask (the match's result counts). True if it changed the seat."""
+        target = self.seats[seat]
+        if self.tournament is None or target.kind != "person" or target.stand_in is not None:
+            return False
+        if target.away_since is None or now - target.away_since < self.away_grace:
+            return False
+        target.stand_in = "normal"
+        return True
+
     def clear(self, by: int | None, seat: int) -> None:
         """Host, in the lobby: empty a computer player's seat."""
         self._host_only(by)
@@ -241,6 +277,8 @@ class Room:
             raise RoomError("only the players can ask for a rematch")
         if self.phase is not Phase.FINISHED:
             raise RoomError("the game is not over yet")
+        if self.tournament is not None:
+            raise RoomError("a tournament's table plays one match: the next round is on its page")
         self._begin(game_id)
 
     def finish(self) -> None:
@@ -282,7 +320,7 @@ class Room:
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
                 "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),
-                "chips": self.chips}
+                "chips": self.chips, "tournament": self.tournament}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
@@ -290,7 +328,7 @@ class Room:
                    data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
                    version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
                    data.get("deadline"), TableStakes.from_json(data.get("stakes")),
-                   list(data.get("staked", [])), data.get("chips"))
+                   list(data.get("staked", [])), data.get("chips"), data.get("tournament"))
 
 
 def new_code() -> str:

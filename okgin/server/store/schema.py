@@ -275,3 +275,59 @@ chip_ledger = Table(
     # A game's seat stakes once, is paid once and refunded once (grants have no game).
     UniqueConstraint("game", "seat", "kind", name="uq_chip_ledger_move"),
 )
+
+# -- tournaments (okgin/server/tournaments/): an event over rooms, every step stored --------
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("code", String(40), primary_key=True),
+    # Grows by one with every change of status or round (compare-and-set: one process advances).
+    Column("version", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("host", String(40), nullable=False),
+    # Its settings (format, table size, rules, rounds, places, levels, start when full): JSON.
+    Column("data", Text, nullable=False),
+    Column("round", Integer, nullable=False),
+    # The process running its tables now, until ``lease`` (Unix time): another takes over after.
+    Column("driver", String(64), nullable=True),
+    Column("lease", Float, nullable=True),
+)
+
+tournament_entrants = Table(
+    "tournament_entrants",
+    metadata,
+    Column("tournament", String(40), primary_key=True),
+    Column("seed", Integer, primary_key=True),
+    # A person (their player id) or a computer player (its level): one of the two.
+    Column("player", String(40), nullable=True, index=True),
+    Column("level", String(16), nullable=True),
+    Column("name", String(40), nullable=False),
+)
+
+tournament_rounds = Table(
+    "tournament_rounds",
+    metadata,
+    Column("tournament", String(40), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("byes", Text, nullable=False),
+    Column("started", Float, nullable=False),
+)
+
+tournament_tables = Table(
+    "tournament_tables",
+    metadata,
+    Column("tournament", String(40), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("room", String(40), nullable=False, unique=True),
+    # The entrants' seeds in seat order (JSON).
+    Column("seats", Text, nullable=False),
+    # The finished match, from its stored game: seeds from first place to last, their final
+    # scores and penalty points in the same order (JSON), and the game's id.
+    Column("result", Text, nullable=True),
+    Column("game", String(40), nullable=True),
+    Column("finished", Float, nullable=True),
+)

@@ -27,6 +27,7 @@
     node.append(...children);
     return node;
   };
+  const tournamentLink = () => `/t/${encodeURIComponent(room.tournament)}`;
   // game.js's send numbers the messages (ids only grow on a socket), so answers find their control.
   function request(message, key) {
     if (!send) return;
@@ -179,7 +180,11 @@
                                   class: "primary", "data-key": "start", on: () => request({ type: "start" }, "start") })));
     }
     if (room.phase === "lobby" && you === null) parts.push(el("p", { text: "Take a seat, or watch." }));
-    if (room.phase === "finished" && you !== null) {
+    if (room.tournament) {
+      // A tournament's table plays one match: its page has the standings and the next round.
+      parts.push(el("p", { class: "tournament" }, el("a", { id: "tournament-link", href: tournamentLink(),
+        text: room.phase === "finished" ? "Back to the tournament" : "The tournament's standings" })));
+    } else if (room.phase === "finished" && you !== null) {
       buttons.append(...withError("rematch", el("button", { type: "button", id: "rematch", text: "Rematch",
         class: "primary", "data-key": "rematch", on: () => request({ type: "rematch" }, "rematch") })));
     }
@@ -274,7 +279,7 @@
       : room.phase === "lobby" ? "Your seat is emptied for someone else to take."
       : "A computer player takes your seat for the rest of the game, and the others are told.";
     const buttons = el("div", { class: "dialog-buttons" });
-    if (seated && room.phase === "finished") {
+    if (seated && room.phase === "finished" && !room.tournament) {
       buttons.append(el("button", { type: "button", class: "primary", text: "Rematch", on: () => {
         leaveDialog.close(); request({ type: "rematch" }, "rematch");
       } }));
@@ -352,7 +357,9 @@
     const split = chipsSplit(event.detail.game);
     if (split) document.getElementById("result-body").append(split);
     const buttons = [];
-    if (you !== null) {
+    if (room && room.tournament) {
+      buttons.push(el("a", { class: "button primary", href: tournamentLink(), text: "Back to the tournament" }));
+    } else if (you !== null) {
       buttons.push(el("button", { type: "button", class: "primary", text: "Rematch", on: () => {
         result.close(); request({ type: "rematch" }, "rematch");
       } }), el("button", { type: "button", text: "Leave table", on: () => { result.close(); askLeave(); } }));

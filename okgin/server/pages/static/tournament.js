@@ -1,0 +1,30 @@
+// A tournament's page: its live part (status, your table, standings, rounds) fetched again
+// every two seconds until the tournament is finished. The server escapes every name; the
+// fragment is parsed as a document and its nodes moved in (never innerHTML).
+"use strict";
+(function () {
+  const live = document.getElementById("live");
+  if (!live) return;
+  const code = live.dataset.code;
+  let shownStatus = (document.getElementById("t-status") || {}).dataset?.status;
+
+  async function refresh() {
+    try {
+      const answer = await fetch(`/t/${encodeURIComponent(code)}/live`, { cache: "no-store" });
+      if (answer.ok) {
+        const doc = new DOMParser().parseFromString(await answer.text(), "text/html");
+        live.replaceChildren(...Array.from(doc.body.childNodes));
+        const status = document.getElementById("t-status")?.dataset.status;
+        if (status !== shownStatus && shownStatus === "open") {
+          location.reload(); // started: the join and start forms go
+          return;
+        }
+        shownStatus = status;
+      }
+    } catch (error) {
+      // the server is away a moment (a restart): try again at the next tick
+    }
+    if (shownStatus !== "finished") setTimeout(refresh, 2000);
+  }
+  if (shownStatus !== "finished") setTimeout(refresh, 2000);
+})();

@@ -1,0 +1,120 @@
+"""A tournament's page as HTML: its settings, entrants, standings and rounds (names always escaped).
+
+The live part (``live_section``) is what the page's script fetches again while the tournament
+runs (``/t/<code>/live``), so it is made here once for both.
+"""
+
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+
+from okgin.server.store.tournament_store import StoredTournament
+from okgin.server.tournaments.plan import final_order, out_in, table_standings
+from okgin.server.tournaments.settings import Settings
+
+FORMAT_NAMES = {"swiss": "Swiss", "knockout": "Knockout", "round-robin": "Round robin"}
+STATUS = {"open": "open for entries", "running": "playing", "finished": "finished"}
+
+
+def summary(settings: Settings) -> str:
+    """One line: the format, the tables, the rules and the target, the rounds."""
+    rounds = f", {settings.rounds} rounds" if settings.format == "swiss" else ""
+    house = " with house rules" if set(settings.rules.changes()) - {"target"} else ""
+    return (f"{FORMAT_NAMES[settings.format]} for {settings.places} at tables of {settings.table}{rounds}: "
+            f"{html.escape(settings.rules.preset)}{house}, matches to {settings.rules.target}; empty places "
+            f"go to computer players ({html.escape(', '.join(settings.levels))})"
+            f"{f'; a turn timer of {settings.timer} s' if settings.timer else ''}"
+            f"{'; it starts when full' if settings.auto else ''}.")
+
+
+def live_section(event: StoredTournament, settings: Settings, player: str | None, made: set[str]) -> str:
+    """The part of the page that changes: status, your table, standings, rounds. ``made``: the
+    current round's rooms that exist (earlier rounds' all do)."""
+    names = {e.seed: _name(e.name, e.level) for e in event.entrants}
+    mine = next((e.seed for e in event.entrants if player is not None and e.player == player), None)
+    parts = [f'<p class=lead id=t-status data-status="{event.status}" data-round="{event.round}">'
+             f"The tournament is {STATUS[event.status]}"
+             + (f", round {event.round}" if event.status == "running" else "") + ".</p>"]
+    if mine is not None and event.status == "running":
+        parts.append(_your_table(event, mine, made))
+    if event.status == "open":
+        parts.append(_entrants(event, settings, names))
+    else:
+        parts.append(_standings(event, settings, names, mine))
+        parts.append(_rounds(event, names, mine, made))
+    return "".join(parts)
+
+
+def _name(name: str, level: str | None) -> str:
+    return html.escape(name) + (f" <small>({html.escape(level)})</small>" if level else "")
+
+
+def _your_table(event: StoredTournament, mine: int, made: set[str]) -> str:
+    for table in event.tables_of(event.round):
+        if mine in table.seats:
+            if table.room not in made:
+                return f"<p id=your-table>Your table of round {event.round} is being laid…</p>"
+            if table.result is not None:
+                return ("<p id=your-table>Your match of this round is over: the next round starts "
+                        "when every table has finished.</p>")
+            return (f'<p id=your-table><a class=button href="/r/{html.escape(table.room)}">Play at your '
+                    f"table (round {event.round})</a></p>")
+    if mine in event.byes.get(event.round, ()):
+        return "<p id=your-table>You have a bye this round (it counts as a win).</p>"
+    return "<p id=your-table>You are out of the tournament: you can watch its tables.</p>"
+
+
+def _entrants(event: StoredTournament, settings: Settings, names: dict[int, str]) -> str:
+    rows = "".join(f"<li>{names[e.seed]}</li>" for e in event.entrants)
+    free = settings.places - len(event.entrants)
+    return (f"<h2>Entrants ({len(event.entrants)} of {settings.places})</h2>"
+            + (f"<ol id=entrants>{rows}</ol>" if rows else "<p>Nobody has joined yet.</p>")
+            + f"<p>{free} place{'s' if free != 1 else ''} left.</p>")
+
+
+def _figure(value: Fraction) -> str:
+    return str(int(value)) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0")
+
+
+def _standings(event: StoredTournament, settings: Settings, names: dict[int, str], mine: int | None) -> str:
+    rows = {s.entrant: s for s in table_standings(event)}
+    order = final_order(event, settings) if event.status == "finished" else list(rows)
+    gone = out_in(event)
+    out = settings.format == "knockout"
+    head = ("<tr><th>Place</th><th>Entrant</th><th>Score</th><th>Buchholz</th><th>Points difference</th>"
+            "<th>Played</th>" + ("<th>Out in round</th>" if out else "") + "</tr>")
+    body = "".join(
+        f"<tr{' class=you' if e == mine else ''}><td>{place}</td><td>{names[e]}</td>"
+        f"<td>{_figure(rows[e].score)}</td><td>{_figure(rows[e].buchholz)}</td>"
+        f"<td>{_figure(rows[e].difference)}</td><td>{rows[e].played}</td>"
+        + (f"<td>{gone.get(e, '')}</td>" if out else "") + "</tr>"
+        for place, e in enumerate(order, start=1))
+    title = "Final standings" if event.status == "finished" else "Standings"
+    return (f"<h2>{title}</h2><table id=standings><thead>{head}</thead><tbody>{body}</tbody></table>"
+            "<p class=small>Ordered by score (1 a win, 0 last), then Buchholz (the opponents' scores), "
+            "then points difference, then seed.</p>")
+
+
+def _rounds(event: StoredTournament, names: dict[int, str], mine: int | None, made: set[str]) -> str:
+    parts = []
+    for number in range(event.round, 0, -1):
+        items = []
+        for table in event.tables_of(number):
+            who = " · ".join(names[s] for s in table.seats)
+            if table.result is not None:
+                scores = ", ".join(f"{names[s]} {p}" for s, p in
+                                   zip(table.result["order"], table.result["points"], strict=True))
+                state = f"finished: {scores}"
+            else:
+                state = "playing"
+            word = "play" if mine in table.seats and table.result is None else "watch"
+            link = f'<a href="/r/{html.escape(table.room)}">{word}</a>'
+            if number == event.round and table.room not in made:
+                state, link = "being laid", "…"
+            items.append(f"<li>Table {table.number + 1}: {who}, {state} ({link})</li>")
+        byes = event.byes.get(number, ())
+        if byes:
+            items.append(f"<li>Bye: {', '.join(names[s] for s in byes)}</li>")
+        parts.append(f"<h2>Round {number}</h2><ul class=tables>{''.join(items)}</ul>")
+    return "".join(parts)

@@ -1,0 +1,216 @@
+"""The tournaments' pages: the list and the create form (``/t``), a tournament's page
+(``/t/<code>``: join, start, standings, rounds, each table's link), and its live part.
+
+Every change is a form checked by ``forms.read_form`` (Origin and CSRF); bad input is answered
+with 400 and the reason, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import anyio.to_thread
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from okgin.rules import PRESETS
+from okgin.server.pages.forms import FormRefused, read_form
+from okgin.server.pages.template import page
+from okgin.server.pages.tournament_body import FORMAT_NAMES, live_section, summary
+from okgin.server.players.sessions import player_of, session_of
+from okgin.server.rooms.room import LEVELS, TIMERS
+from okgin.server.tournaments.events import Tournaments
+from okgin.server.tournaments.plan import final_order, table_standings
+from okgin.server.tournaments.settings import (
+    FORMATS,
+    MAX_PLACES,
+    TARGETS,
+    Settings,
+    TournamentError,
+    read_settings,
+)
+
+TITLE = "Tournaments"
+
+
+def tournament_routes() -> list[BaseRoute]:
+    return [
+        Route("/t", list_page),
+        Route("/t", create, methods=["POST"]),
+        Route("/t/{code:id}", tournament_page),
+        Route("/t/{code:id}/live", live_part),
+        Route("/t/{code:id}/state", state_json),
+        Route("/t/{code:id}/join", join, methods=["POST"]),
+        Route("/t/{code:id}/start", start, methods=["POST"]),
+    ]
+
+
+def _events(request: Request) -> Tournaments:
+    events: Tournaments = request.app.state.tournaments
+    return events
+
+
+async def list_page(request: Request) -> Response:
+    return await _list(request, "", 200)
+
+
+async def _list(request: Request, error: str, status: int, form: dict[str, str] | None = None) -> Response:
+    store = _events(request).store
+    body = f"<p class=error role=alert>{html.escape(error)}</p>" if error else ""
+    for status_name, heading in (("open", "Open for entries"), ("running", "Playing now")):
+        listed = await anyio.to_thread.run_sync(store.listed, status_name)
+        items = "".join(
+            f'<li><a href="/t/{html.escape(code)}">{FORMAT_NAMES.get(data["format"], "?")} for '
+            f'{data["places"]}</a>, {n} entrant{"s" if n != 1 else ""}</li>' for code, data, n in listed)
+        listing = f"<ul class=tournaments-{status_name}>{items}</ul>" if items else "<p>None.</p>"
+        body += f"<h2>{heading}</h2>{listing}"
+    session = session_of(request)
+    if session is not None:
+        body += "<h2>Make a tournament</h2>" + _create_form(html.escape(session.csrf), form or {})
+    return page(TITLE, body, status=status)
+
+
+def _create_form(csrf: str, old: dict[str, str]) -> str:
+    """The host's form, holding what was sent when it was refused."""
+    def number(name: str, label: str, least: int, most: int, default: str) -> str:
+        value = html.escape(old.get(name, default))
+        return (f'<label>{label} <input name="{name}" type="number" min="{least}" max="{most}" '
+                f'value="{value}"{" required" if default else ""}></label> ')
+
+    def choice(name: str, label: str, choices: list[str] | tuple[str, ...], default: str) -> str:
+        chosen = old.get(name, default)
+        items = "".join(f'<option value="{html.escape(c)}"{" selected" if c == chosen else ""}>'
+                        f"{html.escape(c)}</option>" for c in choices)
+        return f'<label>{label} <select name="{name}">{items}</select></label> '
+
+    checked = " checked" if old.get("auto") == "on" else ""
+    return (
+        f'<form method="post" action="/t" class=tournament-form>'
+        f'<input type="hidden" name="csrf" value="{csrf}"><p>'
+        + choice("format", "Format", FORMATS, "swiss") + number("places", "Places", 2, MAX_PLACES, "8")
+        + number("table", "Players at a table", 2, 4, "2") + "</p><p>"
+        + choice("preset", "Rules", list(PRESETS), "oklahoma")
+        + number("target", "Match target", *TARGETS, "100")
+        + number("rounds", "Swiss rounds (empty: as needed)", 1, MAX_PLACES - 1, "")
+        + choice("timer", "Turn timer (seconds)", ["off", *(str(t) for t in TIMERS if t)], "off")
+        + f'</p><p><label>House rules (JSON, optional) <input name="house" '
+        f'value="{html.escape(old.get("house", ""))}"></label></p>'
+        f'<p><label>Computer players for empty places <input name="levels" '
+        f'value="{html.escape(old.get("levels", "normal"))}" required></label> '
+        f'<small>({", ".join(LEVELS)}, taken in turn)</small></p>'
+        f'<p><label><input type="checkbox" name="auto"{checked}> Start when every place is taken</label></p>'
+        "<p><button type=submit class=primary>Make the tournament</button></p></form>"
+    )
+
+
+async def create(request: Request) -> Response:
+    """POST /t: a new tournament from the form; its page next."""
+    try:
+        session, fields = await read_form(request)
+    except FormRefused as refused:
+        return _refused(refused)
+    try:
+        settings = read_settings(fields)
+    except TournamentError as error:
+        return await _list(request, str(error), 400, fields)
+    code = await anyio.to_thread.run_sync(_events(request).create, session.player, settings)
+    return RedirectResponse(f"/t/{code}", status_code=303)
+
+
+async def tournament_page(request: Request) -> Response:
+    return await _tournament(request, "", 200)
+
+
+async def _tournament(request: Request, error: str, status: int) -> Response:
+    code = request.path_params["code"]
+    event = await anyio.to_thread.run_sync(_events(request).store.load, code)
+    if event is None:
+        return page(TITLE, "<p>No such tournament: check the link.</p>", status=404)
+    settings = Settings.from_data(event.data)
+    session = session_of(request)
+    player = session.player if session is not None else None
+    body = f"<p>{summary(settings)}</p>"
+    body += f"<p class=error role=alert>{html.escape(error)}</p>" if error else ""
+    if event.status == "open" and session is not None:
+        csrf = html.escape(session.csrf)
+        if not any(e.player == player for e in event.entrants):
+            body += (f'<form method="post" action="/t/{html.escape(code)}/join" class=join>'
+                     f'<input type="hidden" name="csrf" value="{csrf}"><label>Your name <input name="name" '
+                     f'value="{html.escape(session.name or "")}" maxlength="20" required></label> '
+                     "<button type=submit class=primary>Join</button></form>")
+        if player == event.host:
+            body += (f'<form method="post" action="/t/{html.escape(code)}/start" class=start>'
+                     f'<input type="hidden" name="csrf" value="{csrf}"><button type=submit>Start now '
+                     "(computer players take the empty places)</button></form>")
+    body += (f'<p>Its link: <a href="/t/{html.escape(code)}">/t/{html.escape(code)}</a> · '
+             '<a href="/t">All tournaments</a></p>')
+    made = await anyio.to_thread.run_sync(_events(request).store.rooms_made, event)
+    body += (f'<section id=live data-code="{html.escape(code)}" aria-live=polite>'
+             f"{live_section(event, settings, player, made)}</section>")
+    return page(TITLE, body, scripts=("tournament.js",), status=status)
+
+
+async def live_part(request: Request) -> Response:
+    """The live part of the page alone, for its script to show again."""
+    event = await anyio.to_thread.run_sync(_events(request).store.load, request.path_params["code"])
+    if event is None:
+        return HTMLResponse("<p>No such tournament.</p>", status_code=404)
+    made = await anyio.to_thread.run_sync(_events(request).store.rooms_made, event)
+    body = live_section(event, Settings.from_data(event.data), player_of(request), made)
+    return HTMLResponse(body, headers={"Cache-Control": "no-store"})
+
+
+async def state_json(request: Request) -> Response:
+    """The tournament as data: status, round, entrants, standings, each round's tables."""
+    event = await anyio.to_thread.run_sync(_events(request).store.load, request.path_params["code"])
+    if event is None:
+        return JSONResponse({"error": "no such tournament"}, status_code=404)
+    settings = Settings.from_data(event.data)
+    made = await anyio.to_thread.run_sync(_events(request).store.rooms_made, event)
+    standing = [{"entrant": s.entrant, "score": float(s.score), "buchholz": float(s.buchholz),
+                 "difference": float(s.difference), "played": s.played, "byes": s.byes}
+                for s in table_standings(event)]
+    data: dict[str, Any] = {
+        "code": event.code, "status": event.status, "round": event.round, "settings": event.data,
+        "entrants": [{"seed": e.seed, "name": e.name, "level": e.level, "person": e.player is not None}
+                     for e in event.entrants],
+        "standings": standing, "byes": {str(n): list(b) for n, b in event.byes.items()},
+        "tables": [{"round": t.round, "number": t.number, "room": t.room, "seats": list(t.seats),
+                    "result": t.result, "game": t.game, "ready": t.round < event.round or t.room in made}
+                   for t in event.tables],
+        "final": final_order(event, settings) if event.status == "finished" else None,
+    }
+    return JSONResponse(data, headers={"Cache-Control": "no-store"})
+
+
+async def join(request: Request) -> Response:
+    return await _change(request, "join")
+
+
+async def start(request: Request) -> Response:
+    return await _change(request, "start")
+
+
+async def _change(request: Request, what: str) -> Response:
+    code = request.path_params["code"]
+    try:
+        session, fields = await read_form(request)
+    except FormRefused as refused:
+        return _refused(refused)
+    events = _events(request)
+    try:
+        if what == "join":
+            await anyio.to_thread.run_sync(events.join, code, session.player, fields.get("name"))
+        else:
+            await anyio.to_thread.run_sync(events.start, code, session.player)
+    except TournamentError as error:
+        status = 404 if str(error).startswith("no such") else 400
+        return await _tournament(request, str(error), status)
+    request.app.state.director.poke()
+    return RedirectResponse(f"/t/{code}", status_code=303)
+
+
+def _refused(refused: FormRefused) -> Response:
+    return page(TITLE, f"<p class=error role=alert>{html.escape(str(refused))}</p>", status=refused.status)

@@ -1,0 +1,200 @@
+"""Tournaments in SQL as plain data: the event, its entrants, rounds and tables, changed compare-and-set.
+
+Every change that moves a tournament on (a join, the start, the next round, the end) writes
+only if the tournament's stored ``version`` is the one it was decided from, and bumps it, in
+one transaction with the rows it adds: two processes deciding the same step at once write it
+once, and the later one is told (``Moved``). A table's result is written once (only while it
+has none). Which process runs a tournament's tables is a lease (``claim``) that runs out, so
+another process takes over from one that died. Every call blocks: run it in a thread.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, func, insert, or_, select, update
+from sqlalchemy.engine import Connection
+
+from okgin.server.store.db import compact_json, storage_errors
+from okgin.server.store.schema import (
+    rooms,
+    tournament_entrants,
+    tournament_rounds,
+    tournament_tables,
+    tournaments,
+)
+
+
+class Moved(Exception):
+    """The tournament changed since it was read (another process moved it on): nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One entrant: a person (``player``) or a computer player (``level``), by seed from 0."""
+
+    seed: int
+    name: str
+    player: str | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One table of a round: its room, its entrants in seat order, and its result once finished."""
+
+    round: int
+    number: int
+    room: str
+    seats: tuple[int, ...]
+    result: dict[str, Any] | None = None
+    game: str | None = None
+
+
+@dataclass(slots=True)
+class StoredTournament:
+    """A tournament as stored: its settings (``data``), status, round and everything under it."""
+
+    code: str
+    version: int
+    status: str
+    host: str
+    data: dict[str, Any]
+    round: int
+    created: float
+    entrants: list[Entrant] = field(default_factory=list)
+    byes: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Each round's byes, by round number (from 1)."""
+    tables: list[TableRow] = field(default_factory=list)
+
+    def tables_of(self, number: int) -> list[TableRow]:
+        return [t for t in self.tables if t.round == number]
+
+
+class TournamentStore:
+    """The tournaments tables, in the same database as the games and rooms."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # -- reading ------------------------------------------------------------------------
+
+    def load(self, code: str) -> StoredTournament | None:
+        with storage_errors("could not read the tournament"), self.engine.connect() as db:
+            row = db.execute(select(tournaments).where(tournaments.c.code == code)).first()
+            if row is None:
+                return None
+            t = row._mapping
+            event = StoredTournament(t["code"], t["version"], t["status"], t["host"], json.loads(t["data"]),
+                                     t["round"], t["created"])
+            event.entrants = [
+                Entrant(e.seed, e.name, e.player, e.level) for e in db.execute(
+                    select(tournament_entrants).where(tournament_entrants.c.tournament == code)
+                    .order_by(tournament_entrants.c.seed))
+            ]
+            event.byes = {r.round: tuple(json.loads(r.byes)) for r in db.execute(
+                select(tournament_rounds).where(tournament_rounds.c.tournament == code))}
+            event.tables = [
+                TableRow(r.round, r.number, r.room, tuple(json.loads(r.seats)),
+                         json.loads(r.result) if r.result else None, r.game)
+                for r in db.execute(select(tournament_tables).where(tournament_tables.c.tournament == code)
+                                    .order_by(tournament_tables.c.round, tournament_tables.c.number))
+            ]
+        return event
+
+    def listed(self, status: str, limit: int = 50) -> list[tuple[str, dict[str, Any], int]]:
+        """The newest tournaments with ``status``: (code, settings, entrants so far)."""
+        count = (select(func.count()).where(tournament_entrants.c.tournament == tournaments.c.code)
+                 .scalar_subquery())
+        query = (select(tournaments.c.code, tournaments.c.data, count).where(tournaments.c.status == status)
+                 .order_by(tournaments.c.created.desc()).limit(limit))
+        with storage_errors("could not read the tournaments"), self.engine.connect() as db:
+            return [(code, json.loads(data), int(n)) for code, data, n in db.execute(query)]
+
+    def rooms_made(self, event: StoredTournament) -> set[str]:
+        """The rooms of the current round's tables that exist yet (the director makes them just
+        after the round is written: a link is shown once its room is there to open)."""
+        codes = [t.room for t in event.tables_of(event.round)]
+        if not codes:
+            return set()
+        with storage_errors("could not read the tables"), self.engine.connect() as db:
+            return {code for (code,) in db.execute(select(rooms.c.code).where(rooms.c.code.in_(codes)))}
+
+    def running(self) -> list[str]:
+        with storage_errors("could not read the tournaments"), self.engine.connect() as db:
+            return [code for (code,) in db.execute(
+                select(tournaments.c.code).where(tournaments.c.status == "running"))]
+
+    # -- changes ------------------------------------------------------------------------
+
+    def create(self, code: str, host: str, data: dict[str, Any]) -> None:
+        now = time.time()
+        with storage_errors("could not save the tournament"), self.engine.begin() as db:
+            db.execute(insert(tournaments).values(
+                code=code, version=0, created=now, updated=now, status="open", host=host,
+                data=compact_json(data), round=0))
+
+    def join(self, code: str, version: int, entrant: Entrant) -> None:
+        """Add a person as the next entrant, if the tournament is still at ``version`` and open."""
+        with storage_errors("could not save your entry"), self.engine.begin() as db:
+            _bump(db, code, version, "open", "open", 0)
+            db.execute(insert(tournament_entrants).values(
+                tournament=code, seed=entrant.seed, player=entrant.player, level=entrant.level,
+                name=entrant.name))
+
+    def begin_round(
+        self, code: str, version: int, number: int, byes: Sequence[int], tables: Sequence[TableRow],
+        computers: Sequence[Entrant] = (),
+    ) -> None:
+        """Round ``number`` begins (the first also seats the ``computers`` in the empty places
+        and turns the tournament from open to running). Raises Moved, writing nothing."""
+        status = "open" if number == 1 else "running"
+        now = time.time()
+        with storage_errors("could not save the round"), self.engine.begin() as db:
+            _bump(db, code, version, status, "running", number)
+            for e in computers:
+                db.execute(insert(tournament_entrants).values(
+                    tournament=code, seed=e.seed, player=None, level=e.level, name=e.name))
+            db.execute(insert(tournament_rounds).values(
+                tournament=code, round=number, byes=json.dumps(list(byes)), started=now))
+            for t in tables:
+                db.execute(insert(tournament_tables).values(
+                    tournament=code, round=number, number=t.number, room=t.room,
+                    seats=json.dumps(list(t.seats))))
+
+    def finish(self, code: str, version: int, number: int) -> None:
+        """The last round is over: the tournament is finished. Raises Moved, writing nothing."""
+        with storage_errors("could not save the tournament"), self.engine.begin() as db:
+            _bump(db, code, version, "running", "finished", number)
+
+    def record(self, code: str, number: int, table: int, result: dict[str, Any], game: str) -> bool:
+        """Write a finished table's result, once; True if this call wrote it."""
+        with storage_errors("could not save the table's result"), self.engine.begin() as db:
+            written = db.execute(update(tournament_tables).where(
+                tournament_tables.c.tournament == code, tournament_tables.c.round == number,
+                tournament_tables.c.number == table, tournament_tables.c.result.is_(None),
+            ).values(result=compact_json(result), game=game, finished=time.time())).rowcount
+        return bool(written == 1)
+
+    def claim(self, code: str, process: str, seconds: float) -> bool:
+        """Run ``code``'s tables for ``seconds`` more: True if this process holds the lease
+        (it held it already, or nobody did, or the holder's ran out)."""
+        now = time.time()
+        free = or_(tournaments.c.driver == process, tournaments.c.lease.is_(None), tournaments.c.lease < now)
+        with storage_errors("could not claim the tournament"), self.engine.begin() as db:
+            written = db.execute(update(tournaments).where(
+                tournaments.c.code == code, tournaments.c.status == "running", free,
+            ).values(driver=process, lease=now + seconds)).rowcount
+        return bool(written == 1)
+
+
+def _bump(db: Connection, code: str, version: int, status: str, new_status: str, number: int) -> None:
+    written = db.execute(update(tournaments).where(
+        tournaments.c.code == code, tournaments.c.version == version, tournaments.c.status == status,
+    ).values(version=version + 1, status=new_status, round=number, updated=time.time())).rowcount
+    if written != 1:
+        raise Moved(code)

@@ -1,0 +1,1 @@
+"""Tournaments over rooms: their settings, their rounds paired and played at tables that are rooms."""

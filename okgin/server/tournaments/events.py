@@ -1,0 +1,108 @@
+"""What people do to a tournament: the host creates and starts it, players join it.
+
+Each call checks everything first and raises ``TournamentError`` with a player's reason,
+storing nothing, when it may not happen; the store's compare-and-set makes two at once safe
+(a join that raced another is read again and retried). Blocking: run each in a thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from okgin.errors import OkginError
+from okgin.server.rooms.room import COMPUTER_NAMES, clean_name, new_code
+from okgin.server.store.tournament_store import Entrant, Moved, StoredTournament, TableRow, TournamentStore
+from okgin.server.tournaments.plan import next_round
+from okgin.server.tournaments.settings import Settings, TournamentError
+
+T = TypeVar("T")
+TRIES = 5
+"""Times a change that raced another is read again and retried before the player is told."""
+
+
+class Tournaments:
+    """The tournaments' changes made from pages (the director plays their rounds)."""
+
+    def __init__(self, store: TournamentStore) -> None:
+        self.store = store
+
+    def create(self, host: str, settings: Settings) -> str:
+        """A new open tournament; returns its code (its link is ``/t/<code>``)."""
+        code = new_code()
+        self.store.create(code, host, settings.to_data())
+        return code
+
+    def load(self, code: str) -> StoredTournament:
+        event = self.store.load(code)
+        if event is None:
+            raise TournamentError("no such tournament: check the link")
+        return event
+
+    def join(self, code: str, player: str, name: object) -> None:
+        """``player`` takes the next place under ``name``; the last place taken starts a
+        tournament that starts when full."""
+        def attempt() -> bool:
+            event = self.load(code)
+            settings = Settings.from_data(event.data)
+            if event.status != "open":
+                raise TournamentError("the tournament has started: you can watch it")
+            if any(e.player == player for e in event.entrants):
+                raise TournamentError("you have already joined this tournament")
+            if len(event.entrants) >= settings.places:
+                raise TournamentError("the tournament is full: you can watch it")
+            try:
+                entrant = Entrant(len(event.entrants), clean_name(name), player=player)
+            except OkginError as error:
+                raise TournamentError(str(error)) from None
+            self.store.join(code, event.version, entrant)
+            return settings.auto and len(event.entrants) + 1 == settings.places
+
+        if _retried(attempt):
+            self.start(code, None)
+
+    def start(self, code: str, by: str | None) -> None:
+        """Start: the empty places go to computer players and round 1 is paired. ``by``: the
+        player asking (only the host may), None when the last place was just taken.
+
+        Entry is free: an entry fee would be taken here, in round 1's transaction."""
+        def attempt() -> None:
+            event = self.load(code)
+            if by is not None and by != event.host:
+                raise TournamentError("only the host can start the tournament")
+            if event.status != "open":
+                raise TournamentError("the tournament has already started")
+            settings = Settings.from_data(event.data)
+            computers = [_computer(seed, k, settings) for k, seed in
+                         enumerate(range(len(event.entrants), settings.places))]
+            event.entrants = [*event.entrants, *computers]
+            first = next_round(event, settings)
+            assert first is not None  # two places or more: a first round always exists
+            tables = [TableRow(1, number, new_code(), seats) for number, seats in enumerate(first.tables)]
+            self.store.begin_round(code, event.version, 1, first.byes, tables, computers)
+
+        try:
+            _retried(attempt)
+        except TournamentError:
+            if by is not None:
+                raise  # (a start when full that another process made first is no error)
+
+
+def _computer(seed: int, k: int, settings: Settings) -> Entrant:
+    """The ``k``-th computer player filling the empty places: the host's levels in turn."""
+    name = COMPUTER_NAMES[k % len(COMPUTER_NAMES)]
+    if k >= len(COMPUTER_NAMES):
+        name += f" {k // len(COMPUTER_NAMES) + 1}"
+    return Entrant(seed, name, level=settings.levels[k % len(settings.levels)])
+
+
+def _retried(attempt: Callable[[], T]) -> T:
+    for _ in range(TRIES - 1):
+        try:
+            return attempt()
+        except Moved:
+            continue
+    try:
+        return attempt()
+    except Moved:
+        raise TournamentError("the tournament is busy: try again") from None

@@ -1,0 +1,130 @@
+"""A tournament in real browsers: a host makes a 3-round Swiss for 4 on /t, two people join
+by its link from two browser contexts, computer players take the other two places, each person
+plays their own table from the tournament's page round after round (or sits out a bye), and
+both pages end on the same final standings; axe-core finds nothing serious on its pages."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+from browser_play import mouse_turn
+from conftest import new_context
+from playwright.sync_api import Browser, Page
+from server_process import ServerProcess
+from table_helpers import axe
+
+WAIT = 20_000
+OPTIONS = json.dumps({"speed": "instant", "levels": ["normal"]})
+
+
+def person(browser: Browser, url: str, errors: list[str]) -> Page:
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
+    context.add_init_script(f"localStorage.setItem('okgin.options', '{OPTIONS}');")
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    return page
+
+
+def join(page: Page, name: str) -> None:
+    page.fill('form.join input[name="name"]', name)
+    page.click("form.join button")
+    page.wait_for_selector(f'#entrants li:text-is("{name}")', timeout=WAIT)
+
+
+class Entrant:
+    """One person's page: on the tournament's page until their table's link for a new round
+    shows, then at the table until the match is over, then back."""
+
+    def __init__(self, page: Page, link: str) -> None:
+        self.page = page
+        self.link = link
+        self.round = 0
+        self.tables = 0
+        self.done = False
+
+    def step(self) -> None:
+        page = self.page
+        if "/r/" in page.url:
+            self._at_table()
+            return
+        status = page.locator("#t-status")
+        if not status.count():
+            return
+        if status.get_attribute("data-status") == "finished":
+            self.done = True
+            return
+        number = int(status.get_attribute("data-round") or 0)
+        table = page.locator("#your-table a")
+        if number > self.round and table.count():
+            self.round = number
+            table.click()
+            page.wait_for_url("**/r/*", timeout=WAIT)
+            self.tables += 1
+        elif number > self.round and "bye" in (page.locator("#your-table").text_content() or ""):
+            self.round = number
+
+    def _at_table(self) -> None:
+        page = self.page
+        turn = str(page.evaluate("document.body.dataset.turn || ''"))
+        if turn == "you":
+            mouse_turn(page)
+        elif turn == "hand-over":
+            for text in ("Next hand", "Back to the table"):
+                button = page.locator(f"#result-buttons button:text-is('{text}'):visible")
+                if button.count():
+                    button.first.click()
+                    break
+        elif turn == "over":
+            page.click("#result-buttons a:text-is('Back to the tournament')")
+            page.wait_for_url(self.link, timeout=WAIT)
+
+
+def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
+    browser: Browser, server: ServerProcess,
+) -> None:
+    errors: list[str] = []
+    ann = person(browser, server.url + "/t", errors)
+    axe(ann, "the tournaments' list and form")
+    ann.select_option('select[name="format"]', "swiss")
+    ann.fill('input[name="places"]', "4")
+    ann.fill('input[name="table"]', "2")
+    ann.fill('input[name="target"]', "5")
+    ann.fill('input[name="rounds"]', "3")
+    ann.fill('input[name="levels"]', "easy")
+    ann.fill('input[name="house"]', '{"hand_size": 4}')  # short hands: a short test
+    ann.click("form.tournament-form button")
+    ann.wait_for_url("**/t/*", timeout=WAIT)
+    link = ann.url
+    axe(ann, "an open tournament's page")
+    join(ann, "Ann")
+    bob = person(browser, link, errors)
+    join(bob, "Bob")
+    ann.click("form.start button")
+    ann.wait_for_selector('#t-status[data-status="running"]', timeout=WAIT)
+    players = [Entrant(ann, link), Entrant(bob, link)]
+    deadline = time.monotonic() + 600  # a guard against a hang, not a time limit
+    while not all(p.done for p in players) and time.monotonic() < deadline:
+        for p in players:
+            if not p.done:
+                p.step()
+        time.sleep(0.05)
+    assert all(p.done for p in players), [p.page.url for p in players]
+    state: dict[str, Any] = httpx.get(f"{link}/state").json()
+    assert state["status"] == "finished" and state["round"] == 3
+    names = {e["seed"]: e["name"] for e in state["entrants"]}
+    assert sorted(names.values())[:2] == ["Ann", "Bob"] and len(names) == 4
+    for p in players:  # four at tables of two: no byes, so each played a table every round
+        assert p.tables == 3
+        rows = p.page.locator("#standings tbody tr")
+        assert rows.count() == 4
+        shown = [rows.nth(i).locator("td").nth(1).inner_text().split(" (")[0] for i in range(4)]
+        assert shown == [names[e] for e in state["final"]]
+        assert p.page.locator("h2:text-is('Final standings')").count() == 1
+    axe(ann, "a finished tournament's page")
+    assert not errors, errors
+    for p in players:
+        p.page.context.close()

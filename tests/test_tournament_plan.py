@@ -1,0 +1,104 @@
+"""okgin/server/tournaments/plan.py: a stored tournament's next round in each format, its final
+order, and a finished match's result (no server: stored tournaments written by hand)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from okgin.bots import make_player
+from okgin.match import Match
+from okgin.pairing import Round
+from okgin.prizes import penalty_points
+from okgin.rules import preset
+from okgin.runner import play_match
+from okgin.server.store.tournament_store import Entrant, StoredTournament, TableRow
+from okgin.server.tournaments.plan import final_order, match_result, next_round, round_over
+from okgin.server.tournaments.settings import Settings
+
+
+def event(n: int, format: str, table: int = 2, rounds: int = 3) -> tuple[StoredTournament, Settings]:
+    settings = Settings(format, table, n, preset("oklahoma"), rounds, ("easy",), False)
+    stored = StoredTournament("T", 0, "running", "host", settings.to_data(), 0, 0.0,
+                              [Entrant(seed, f"E{seed}", level="easy") for seed in range(n)])
+    return stored, settings
+
+
+def play(stored: StoredTournament, r: Round) -> None:
+    """Write round ``r`` and a result for each table: the lower seed wins, by 10 a place."""
+    stored.round += 1
+    stored.byes[stored.round] = r.byes
+    for number, seats in enumerate(r.tables):
+        order = sorted(seats)
+        stored.tables.append(TableRow(stored.round, number, f"R{stored.round}.{number}", seats, {
+            "order": order, "points": [10 * (len(order) - p) for p in range(len(order))],
+            "penalties": [0] * len(order)}))
+
+
+def run_out(stored: StoredTournament, settings: Settings) -> list[Round]:
+    played = []
+    while (r := next_round(stored, settings)) is not None:
+        assert round_over(stored)
+        play(stored, r)
+        played.append(r)
+        assert len(played) < 20
+    return played
+
+
+def test_a_round_robin_of_four_at_tables_of_two_meets_everyone_once_in_three_rounds() -> None:
+    stored, settings = event(4, "round-robin")
+    rounds = run_out(stored, settings)
+    pairs = [frozenset(t) for r in rounds for t in r.tables]
+    assert len(rounds) == 3 and len(pairs) == 6 and len(set(pairs)) == 6
+    assert final_order(stored, settings) == [0, 1, 2, 3]
+
+
+def test_a_swiss_plays_its_rounds_and_no_more() -> None:
+    stored, settings = event(6, "swiss", rounds=3)
+    rounds = run_out(stored, settings)
+    assert len(rounds) == 3
+    assert final_order(stored, settings)[0] == 0  # the lower seed always won
+
+
+def test_a_knockout_of_five_gives_the_top_seeds_byes_and_ends_with_one_champion() -> None:
+    stored, settings = event(5, "knockout")
+    rounds = run_out(stored, settings)
+    assert rounds[0].byes == (0, 1, 2) and rounds[0].tables == ((3, 4),)
+    assert [len(r.tables) for r in rounds] == [1, 2, 1]
+    order = final_order(stored, settings)
+    assert order[0] == 0 and order[-1] == 4  # out in round 1, the only one
+
+
+def test_the_next_round_waits_for_every_table() -> None:
+    stored, settings = event(4, "swiss")
+    first = next_round(stored, settings)
+    assert first is not None
+    play(stored, first)
+    stored.tables[-1] = TableRow(1, 1, "R1.1", first.tables[1])  # one table still playing
+    assert not round_over(stored)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_finished_match_gives_its_places_scores_and_penalty_points(seed: int) -> None:
+    rules = preset("oklahoma-multiplayer").replace(players=3, target=25)
+    rng = random.Random(seed)
+    match = play_match([make_player("easy", random.Random(seed + s)) for s in range(3)],
+                       Match(rules, first_dealer=0), rng)
+    assert match.final is not None
+    seats = (7, 2, 5)  # the entrants at seats 0, 1, 2
+    result = match_result(match, seats)
+    assert result["order"][0] == seats[match.final.winner]
+    assert sorted(result["order"]) == sorted(seats)
+    by_seed = dict(zip(seats, match.final.scores, strict=True))
+    assert result["points"] == [by_seed[s] for s in result["order"]]
+    assert result["points"][1:] == sorted(result["points"][1:], reverse=True)
+    lost = [sum(penalty_points(h.result, rules.undercut_penalty)[s] for h in match.hands if h.result)
+            for s in range(3)]
+    assert result["penalties"] == [lost[seats.index(e)] for e in result["order"]]
+
+
+def test_an_unfinished_match_has_no_result() -> None:
+    match = Match(preset("oklahoma"), first_dealer=0)
+    with pytest.raises(ValueError, match="not over"):
+        match_result(match, (0, 1))
