@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -322,7 +323,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
     return status
+
+
+PIPE_CLOSED = 128 + 13
+"""The status of a tool ended by SIGPIPE: what `okgin ... | head -1` ends with, like `yes | head -1`."""
+
+
+def _reader_gone() -> int:
+    """Standard output's reader has gone (``| head``): end quietly, as Unix tools do. Standard
+    output is pointed at /dev/null, so that flushing it at exit raises nothing more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return PIPE_CLOSED
 
 
 if __name__ == "__main__":

@@ -137,13 +137,13 @@ class Client:
             await self.receive(timeout)
         return self.state
 
-    async def step(self) -> bool:
+    async def step(self, timeout: float = 30.0) -> bool:
         """Make one move; False when the game is over."""
-        state = await self.wait_my_move()
+        state = await self.wait_my_move(timeout)
         message = choose(state)
         if message is None:
             return False
-        answer = await self.request(message)
+        answer = await self.request(message, timeout)
         if answer["type"] == "error":
             raise AssertionError(f"{message}: {answer['message']}")
         return True

@@ -21,6 +21,9 @@ from okgin.server.store import chips
 from okgin.server.store.chips import DAILY_CHIPS, ChipsError, Short, Wallets
 from okgin.server.store.schema import chip_ledger, chip_pools, chip_wallets
 from okgin.server.store.storage import Store
+from okgin.server.store.tournament_store import TournamentStore
+from okgin.server.tournaments.events import Tournaments
+from okgin.server.tournaments.settings import TournamentError, read_settings
 
 DAY = 1_800_000_000.0  # a Unix time; DAY + 86_400 is the next UTC day
 
@@ -48,7 +51,7 @@ def _snapshot(store: Store) -> tuple[object, ...]:
     return tuple(wallets), ledger, tuple(pools)
 
 
-def _conserved(store: Store) -> tuple[int, int, int]:
+def conserved(store: Store) -> tuple[int, int, int]:
     """(balances + held pools, grants, the least balance); each wallet equals its ledger's sum."""
     with store.engine.connect() as db:
         balances = dict(db.execute(select(chip_wallets.c.player, chip_wallets.c.balance)).all())
@@ -92,7 +95,7 @@ def test_stakes_are_taken_all_or_none_and_a_pool_is_paid_once(tmp_path: Path) ->
         assert not chips.refund(db, "g1")
     assert [wallets.balance(p) for p in ("ann", "bob", "cy")] == [1025, 995, 10]
     assert wallets.pool("g1") == (60, "paid")
-    assert _conserved(store)[:2] == (3000, 3000)
+    assert conserved(store)[:2] == (3000, 3000)
 
 
 def test_shares_that_do_not_split_the_pool_pay_nothing(tmp_path: Path) -> None:
@@ -160,7 +163,7 @@ def test_no_chip_is_made_or_lost_but_by_the_grant(moves: list[tuple[str, int, li
                 now += 86_400 * number
                 for player in PLAYERS:
                     wallets.balance(player, now)
-            total, granted, least = _conserved(store)
+            total, granted, least = conserved(store)
             assert total == granted and least >= 0
         store.close()
 
@@ -194,7 +197,42 @@ def test_two_stakes_of_the_same_chips_at_once_on_postgresql_take_them_once(postg
         outcomes.append((sorted(results), wallets.balance(player)))
     # One start took 600 (its pool); the other saw 400 left, fewer than 600, and took nothing.
     assert outcomes == [([400, 600], 400)] * rounds
-    assert _conserved(store) == (rounds * DAILY_CHIPS, rounds * DAILY_CHIPS, 400)
+    assert conserved(store) == (rounds * DAILY_CHIPS, rounds * DAILY_CHIPS, 400)
+    store.close()
+
+
+def test_two_paid_entries_of_the_same_chips_at_once_on_postgresql_take_them_once(postgres: Postgres) -> None:
+    """Two tournaments' fees of 600 from a wallet of 1000, joined at the same moment on two
+    connections: one entry is written with its fee, the other refused, taking nothing."""
+    store, wallets, _ = _store(postgres.fresh_database())
+    events = Tournaments(TournamentStore(store.engine))
+    swiss = {"format": "swiss", "places": "4", "table": "2", "preset": "oklahoma", "target": "100",
+             "levels": "easy", "fee": "600"}
+    outcomes = []
+    for number in range(6):
+        player = f"q{number}"
+        codes = [events.create("host", read_settings(swiss)) for _ in range(2)]
+        barrier, said = threading.Barrier(2), []
+
+        def enter(code: str, player: str = player, barrier: threading.Barrier = barrier,
+                  said: list[str] = said) -> None:
+            barrier.wait()
+            try:
+                events.join(code, player, "Quinn")
+                said.append("in")
+            except TournamentError as error:
+                said.append(str(error))
+
+        threads = [threading.Thread(target=enter, args=(code,)) for code in codes]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        entered = sorted(len(events.load(code).entrants) for code in codes)
+        outcomes.append((sorted(said), entered, wallets.balance(player)))
+    refused = "the entry fee is 600 chips and you have 400: you can join another day, or a free tournament"
+    assert outcomes == [(["in", refused], [0, 1], 400)] * 6
+    assert conserved(store) == (6 * DAILY_CHIPS, 6 * DAILY_CHIPS, 400)
     store.close()
 
 
@@ -211,4 +249,4 @@ def test_a_deleted_players_chips_pass_to_nobody_and_stay_counted(tmp_path: Path)
                            .where(chip_ledger.c.player == "ann")).scalar()
         gone = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player.like("gone-%"))).all()
     assert named == 0 and gone == [(1050,)] and wallets.balance("bob") == 950
-    assert _conserved(store)[:2] == (2000, 2000)
+    assert conserved(store)[:2] == (2000, 2000)

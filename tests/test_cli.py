@@ -214,3 +214,18 @@ def test_sim_with_a_records_folder_it_cannot_make_is_one_line(tmp_path, capsys):
                             "--records", str(blocker / "records")], capsys)
     assert status == 2 and out == ""
     assert err == f"okgin sim: cannot keep records in {blocker / 'records'}: Not a directory\n"
+
+
+@pytest.mark.parametrize("argv", [
+    ["analyze", "7S", "8S", "9S", "KD", "KH", "KC", "2C", "3D", "4H", "5H"],
+    ["replay", "tests/records/example.json", "--json"],
+])
+def test_output_into_a_closed_pipe_ends_quietly(argv):
+    """`okgin ... | head -1`: the reader has gone before the output is written. Like any Unix
+    tool, okgin ends at once with the status of a write to a closed pipe (141), no traceback."""
+    done = subprocess.Popen([*OKGIN, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout is not None and done.stderr is not None
+    done.stdout.close()  # the reader is gone before a byte is written
+    err = done.stderr.read().decode()
+    assert (done.wait(), err) == (141, "")

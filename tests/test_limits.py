@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
+from collections import Counter
 from pathlib import Path
 
+import httpx
 import pytest
 import websockets
-from scripted_client import Client, run
+from scripted_client import Client, new_guest, run
 from server_process import ServerProcess
 
+from okgin.server import create_app
 from okgin.server.wire.limits import Limiter, Limits, RateLimited
 
 ROOMS = 25  # two seats each: 50 players
@@ -91,21 +95,157 @@ def test_fifty_players_behind_one_address_come_back_and_a_flood_is_closed(tmp_pa
     assert set(refused) == {"too many connections from your address: wait a few seconds"}, flood
 
 
-def test_players_behind_one_address_ask_the_coach_on_their_seats_budgets() -> None:
-    """The address's coach budget (here 2, refilled almost never) is spent by anonymous pages;
-    a page that came back with a seat token still asks, on its seat's budget, and so does the
-    next player's seat; a seat's own budget runs out like an address's."""
-    limiter = Limiter(Limits(coach=0.001, coach_burst=100, address_coach=0.001, address_coach_burst=2))
-    anonymous = limiter.for_connection("10.0.0.1")
+def test_players_behind_one_address_each_have_their_own_budgets() -> None:
+    """The address's budgets (here 2 coach questions and 2 new games, refilled almost never)
+    are spent by anonymous pages, a session with no seat among them; a page whose player took a
+    seat still asks and starts games, on its player's budgets, and so does the next player; a
+    player's own budget runs out like an address's, and is shared by that player's pages."""
+    limiter = Limiter(Limits(coach=0.001, coach_burst=3, address_coach=0.001, address_coach_burst=2,
+                             games=0.001, game_burst=3, address_games=0.001, address_game_burst=2))
+    anonymous, guest = limiter.for_connection("10.0.0.1"), limiter.for_connection("10.0.0.1", "guest")
     anonymous.coach()
-    anonymous.coach()
-    with pytest.raises(RateLimited, match="from your address"):
-        limiter.for_connection("10.0.0.1").coach()
-    ann, bob = limiter.for_connection("10.0.0.1"), limiter.for_connection("10.0.0.1")
-    ann.player("room:0")
-    bob.player("room:1")
-    ann.coach()
-    ann.coach()
-    bob.coach()
-    with pytest.raises(RateLimited, match="for your seat"):
+    anonymous.new_game()
+    guest.coach()
+    guest.new_game()
+    for asks in (limiter.for_connection("10.0.0.1").coach, limiter.for_connection("10.0.0.1", "g2").new_game):
+        with pytest.raises(RateLimited, match="from your address"):
+            asks()
+    ann, bob, ann_again = (limiter.for_connection("10.0.0.1", p) for p in ("ann", "bob", "ann"))
+    ann.player("player ann")
+    bob.player("seat room:1")
+    ann_again.player("player ann")
+    for _ in range(2):
         ann.coach()
+        ann.new_game()
+    bob.coach()
+    bob.new_game()
+    ann_again.coach()
+    ann_again.new_game()
+    with pytest.raises(RateLimited, match=r"at most 0\.001 a second"):
+        ann_again.coach()  # its own connection has more, its player has none
+    with pytest.raises(RateLimited, match="too many new games: wait"):
+        ann_again.new_game()
+
+
+def test_a_flooder_that_makes_itself_many_players_is_held_by_its_addresss_ceiling() -> None:
+    """Each new player (a guest, a seat) has a connection's budgets, and one address can make
+    players only so fast; still, what all of an address's players may do together has a ceiling
+    (here 3 of each, far above what people at a person's pace need by default)."""
+    limiter = Limiter(Limits(address_player_coach=0.001, address_player_coach_burst=3,
+                             address_player_games=0.001, address_player_game_burst=3,
+                             address_player_messages=0.001, address_player_message_burst=3))
+    made = [limiter.for_connection("10.0.0.1", f"guest {n}") for n in range(4)]
+    for n, connection in enumerate(made):
+        connection.player(f"player guest {n}")
+    for connection in made[:3]:
+        connection.coach()
+        connection.new_game()
+        assert connection.message() is None
+    with pytest.raises(RateLimited, match="coach questions from your address"):
+        made[3].coach()
+    with pytest.raises(RateLimited, match="new games from your address"):
+        made[3].new_game()
+    assert str(made[3].message()) == "too many messages from your address: slow down"
+    elsewhere = limiter.for_connection("10.0.0.2", "guest 9")
+    elsewhere.player("player guest 9")
+    elsewhere.coach()
+
+
+def test_pages_with_sessions_open_at_once_within_their_addresss_budget_for_people() -> None:
+    """A class opening the page at once: each session's connection spends the session's
+    budget and the address's budget for people (here 3); past it, a page is anonymous, on the
+    address's connection budget (here 1), and then refused."""
+    limiter = Limiter(Limits(address_connections=0.001, address_connection_burst=1,
+                             address_session_connections=0.001, address_session_connection_burst=3))
+    for person in ("a", "b", "c"):
+        limiter.for_connection("10.0.0.1", person)
+    limiter.for_connection("10.0.0.1", "d")  # the address's own connection
+    with pytest.raises(RateLimited, match="too many connections from your address"):
+        limiter.for_connection("10.0.0.1", "e")
+    limiter.for_connection("10.0.0.2", "f")  # another address is not this one
+
+
+def test_an_address_makes_guests_only_so_fast_and_then_gets_pages_without_one(tmp_path: Path) -> None:
+    """Every page opened without a session makes a guest: a flooder loading the page in a loop
+    would make itself players without end. Past its address's budget (here 3) the page is
+    served, but without a session; another address still gets one."""
+    db = tmp_path / "games.db"
+    app = create_app(f"sqlite:///{db}", limits=Limits(address_guests=0.001, address_guest_burst=3))
+
+    async def load(address: str, path: str = "/") -> httpx.Response:
+        transport = httpx.ASGITransport(app=app, client=(address, 1234))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as web:
+            return await web.get(path)
+
+    async def go() -> list[httpx.Response]:
+        pages = [await load(address) for address in ["10.0.0.1"] * 5 + ["10.0.0.2"]]
+        return [*pages, await load("127.0.0.1", "/metrics")]
+
+    *pages, metrics = run(go())
+    assert [page.status_code for page in pages] == [200] * 6
+    assert ["set-cookie" in page.headers for page in pages] == [True] * 3 + [False] * 2 + [True]
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT count(*) FROM players").fetchall() == [(4,)]
+    assert 'okgin_refusals_total{reason="guests"} 2.0' in metrics.text
+
+
+PLAYERS = 50
+"""People behind one address (an office, a school, a phone carrier's NAT), each in its own browser."""
+PATIENCE = 180.0
+"""Seconds a page waits for an answer: 50 games and their coach at once on a loaded 2-core machine
+can be slow, and slow is not what this test is about (refused is)."""
+
+
+async def _person(url: str, cookie: str, everyone: asyncio.Barrier) -> list[str]:
+    """One person's page: a game against the computer with the coach on (a question on each
+    turn, then the move), then a new game at the same moment as everyone else. Every refusal
+    it meets, in words."""
+    refused: list[str] = []
+    client = await Client.connect(url, cookie)
+    try:
+        await everyone.wait()  # every page opens its game at once
+        await client.open_game({"type": "new", "opponents": ["easy"]}, PATIENCE)
+        for _ in range(2):
+            await everyone.wait()  # and asks its coach question on its turn at once
+            await client.wait_my_move(PATIENCE)
+            advice = await client.request({"type": "advice"}, PATIENCE)
+            if advice["type"] == "error":
+                refused.append(f"advice: {advice['message']}")
+            await asyncio.sleep(0.3)  # a person reads the advice, then moves
+            await client.step(PATIENCE)
+        await everyone.wait()  # and they all start a new game at once
+        again = await client.request({"type": "new", "opponents": ["easy"]}, PATIENCE)
+        if again["type"] == "error":
+            refused.append(f"new: {again['message']}")
+    except websockets.ConnectionClosed as closed:
+        refused.append(f"closed: {closed.rcvd.reason if closed.rcvd else ''}")
+        await everyone.abort()  # the others stop waiting for this page
+    except asyncio.BrokenBarrierError:
+        refused.append("stopped: another page was closed or failed")
+    except Exception:
+        await everyone.abort()  # never leave the others waiting: the test fails, saying why
+        raise
+    finally:
+        await client.close()
+    return refused
+
+
+def test_fifty_people_behind_one_address_play_with_the_coach_at_once(tmp_path: Path) -> None:
+    """Each person is a session of its own that sits at its own game: limited as a player, not
+    as its address, so none of them is ever refused, though every page opens, asks the coach
+    and starts a new game at the same moment (the address's budgets are 10 connections at once,
+    20 coach questions and 60 new games)."""
+    server = ServerProcess(tmp_path / "people.db").start()
+    try:
+        cookies = [new_guest(server.url) for _ in range(PLAYERS)]
+        assert len(set(cookies)) == PLAYERS
+
+        async def go() -> list[list[str]]:
+            everyone = asyncio.Barrier(PLAYERS)
+            return list(await asyncio.gather(*(_person(server.ws_url, c, everyone) for c in cookies)))
+
+        refusals = run(go())
+    finally:
+        server.stop()
+    met = Counter(reason for person in refusals for reason in person)
+    assert not met, f"people behind a shared address were refused: {dict(met)}"

@@ -6,15 +6,25 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 
 from okgin.bots import make_player
 from okgin.match import Match
 from okgin.pairing import Round
-from okgin.prizes import penalty_points
+from okgin.prizes import PrizeRules, penalty_points
 from okgin.rules import preset
 from okgin.runner import play_match
 from okgin.server.store.tournament_store import Entrant, StoredTournament, TableRow
-from okgin.server.tournaments.plan import final_order, match_result, next_round, round_over
+from okgin.server.tournaments.plan import (
+    final_order,
+    match_result,
+    next_round,
+    penalties,
+    pool_shares,
+    round_over,
+)
 from okgin.server.tournaments.settings import Settings
 
 
@@ -44,6 +54,36 @@ def run_out(stored: StoredTournament, settings: Settings) -> list[Round]:
         played.append(r)
         assert len(played) < 20
     return played
+
+
+@examples(max_examples=60, deadline=None)
+@given(st.integers(2, 10), st.sampled_from(["swiss", "knockout", "round-robin"]), st.integers(2, 4),
+       st.integers(1, 500), st.sampled_from(["scaled", "proportional"]), st.data())
+def test_a_tournaments_pool_is_split_whole_among_its_people_by_004s_rule(
+    n: int, format: str, table: int, fee: int, split: str, data: st.DataObject,
+) -> None:
+    """Whatever the results: the people's fees, whole, to the people alone; the first person in
+    the final order at least 75%; nothing to a person 50 penalty points or more behind them."""
+    base = Settings(format, table, n, preset("oklahoma"), 2, ("easy",), False, None, fee,
+                    PrizeRules(split=split))  # type: ignore[arg-type]
+    people = data.draw(st.sets(st.integers(0, n - 1)))
+    stored = StoredTournament("T", 0, "running", "host", base.to_data(), 0, 0.0, [
+        Entrant(seed, f"E{seed}", player=f"p{seed}") if seed in people else
+        Entrant(seed, f"E{seed}", level="easy") for seed in range(n)])
+    while (r := next_round(stored, base)) is not None:
+        play(stored, r)
+        for t in stored.tables_of(stored.round):
+            assert t.result is not None
+            others = st.lists(st.integers(0, 80), min_size=len(t.seats) - 1, max_size=len(t.seats) - 1)
+            t.result["penalties"] = [0, *data.draw(others)]
+    shares = pool_shares(stored, base)
+    assert shares is not None and set(shares) == {f"p{s}" for s in people}
+    assert sum(shares.values()) == fee * len(people) and min(shares.values(), default=0) >= 0
+    if len(people) >= 2:
+        first = next(e for e in final_order(stored, base) if e in people)
+        assert shares[f"p{first}"] * 100 >= 75 * fee * len(people)
+        lost = penalties(stored)
+        assert all(shares[f"p{s}"] == 0 for s in people if lost[s] - lost[first] >= 50)
 
 
 def test_a_round_robin_of_four_at_tables_of_two_meets_everyone_once_in_three_rounds() -> None:

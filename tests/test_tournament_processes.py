@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from real_servers import Postgres
@@ -15,6 +16,7 @@ from test_tournament_server import assert_played_out
 from test_two_processes import pair  # noqa: F401  (the fixture: two processes, one PostgreSQL, one Redis)
 from tournament_client import FAST, Browser
 
+from okgin.server.store.chips import Wallets
 from okgin.server.store.schema import tournaments
 from okgin.server.store.storage import Store
 from okgin.server.store.tournament_store import Entrant, Moved, TableRow, TournamentStore
@@ -73,31 +75,48 @@ def test_a_killed_process_loses_no_match_and_the_tournament_ends_on_the_other(
 def test_two_processes_deciding_the_next_round_at_once_write_it_once(postgres: Postgres) -> None:
     """The last two tables finishing together on two processes: both pair round 2 from the same
     version, at the same moment, each on its own connection; PostgreSQL's row lock and the
-    compare-and-set let exactly one write it."""
+    compare-and-set let exactly one write it. Then both finish the tournament at once: its pool
+    of entry fees is paid once."""
     store = Store(postgres.fresh_database())
     events = TournamentStore(store.engine)
-    events.create("T1", "host", {"format": "swiss"})
-    players = [Entrant(seed, f"E{seed}", level="easy") for seed in range(4)]
-    events.begin_round("T1", 0, 1, (), [TableRow(1, 0, "A", (0, 1)), TableRow(1, 1, "B", (2, 3))], players)
+    events.create("T1", "host", {"format": "swiss"}, fee=100)
+    people = [Entrant(seed, f"E{seed}", player=f"p{seed}") for seed in range(2)]
+    for version, person in enumerate(people):
+        events.join("T1", version, person, fee=100)
+    computers = [Entrant(seed, f"E{seed}", level="easy") for seed in range(2, 4)]
+    events.begin_round("T1", 2, 1, (), [TableRow(1, 0, "A", (0, 1)), TableRow(1, 1, "B", (2, 3))], computers)
+    outcomes = at_once(lambda room: events.begin_round(
+        "T1", 3, 2, (), [TableRow(2, 0, room, (0, 2)), TableRow(2, 1, room + "2", (1, 3))]), ("C", "D"))
+    event = events.load("T1")
+    assert sorted(outcomes) == ["moved", "wrote"]
+    assert event is not None and event.version == 4 and event.round == 2
+    assert len(event.tables_of(2)) == 2 and len({t.room[0] for t in event.tables_of(2)}) == 1
+    finished = at_once(lambda shares: events.finish("T1", 4, 2, shares),
+                       ({"p0": 150, "p1": 50}, {"p0": 50, "p1": 150}))
+    wallets = Wallets(store.engine)
+    balances = sorted(wallets.balance(p) for p in ("p0", "p1"))
+    pool = events.pool("T1")
+    store.close()
+    assert sorted(finished) == ["moved", "wrote"]
+    assert balances == [950, 1050] and pool is not None and sorted(pool[1].values()) == [50, 150]
+
+
+def at_once(change: Callable[[Any], None], arguments: tuple[Any, Any]) -> list[str]:
+    """``change`` with each of two arguments on two threads released together: what each did."""
     start = threading.Barrier(2)
     outcomes: list[str] = []
 
-    def decide(room: str) -> None:
+    def attempt(argument: Any) -> None:
         start.wait()
         try:
-            tables = [TableRow(2, 0, room, (0, 2)), TableRow(2, 1, room + "2", (1, 3))]
-            events.begin_round("T1", 1, 2, (), tables)
+            change(argument)
             outcomes.append("wrote")
         except Moved:
             outcomes.append("moved")
 
-    threads = [threading.Thread(target=decide, args=(room,)) for room in ("C", "D")]
+    threads = [threading.Thread(target=attempt, args=(argument,)) for argument in arguments]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    event = events.load("T1")
-    store.close()
-    assert sorted(outcomes) == ["moved", "wrote"]
-    assert event is not None and event.version == 2 and event.round == 2
-    assert len(event.tables_of(2)) == 2 and len({t.room[0] for t in event.tables_of(2)}) == 1
+    return outcomes

@@ -6,6 +6,7 @@ written once however many processes decide it."""
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import time
 from pathlib import Path
@@ -15,12 +16,18 @@ import httpx
 import pytest
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
+from sqlalchemy import select
 from starlette.applications import Starlette
+from test_chips import conserved
 from tournament_client import FAST, Browser
 
 from okgin.server import create_app
+from okgin.server.players.accounts import _forget as forget_player
+from okgin.server.store.chips import DAILY_CHIPS, Wallets, pay_entries
+from okgin.server.store.schema import tournament_rounds
 from okgin.server.store.storage import Store
 from okgin.server.store.tournament_store import Entrant, Moved, TableRow, TournamentStore
+from okgin.server.tournaments.settings import Settings
 
 BASE = "http://127.0.0.1"
 SWISS = {"format": "swiss", "places": "4", "table": "2", "preset": "oklahoma", "target": "100",
@@ -83,6 +90,13 @@ def make(app: Starlette, cookie: str, fields: dict[str, str]) -> str:
     ({"levels": "normal genius"}, "levels (the computer players for empty places): one or more of"),
     ({"rounds": "4"}, "rounds must be a whole number from 1 to 3"),
     ({"timer": "45"}, "timer must be off or one of 30, 60, 120 seconds"),
+    ({"fee": "-5"}, "the entry fee is a whole number of chips (0: free), not '-5'"),
+    ({"fee": "1001"}, "the entry fee is a whole number of chips from 0 to 1000, not 1001"),
+    ({"fee": "12.5"}, "the entry fee is a whole number of chips (0: free), not '12.5'"),
+    ({"fee": "10", "split": "even"}, 'the split is "scaled" or "proportional"'),
+    ({"fee": "10", "cutoff": "0"}, "the cutoff is a whole number of penalty points from 1 to 500"),
+    ({"starts": "tomorrow"}, "a UTC time within 30 days ahead, as YYYY-MM-DDTHH:MM, not 'tomorrow'"),
+    ({"starts": "2020-01-01T12:00"}, "the start time is a UTC time within 30 days ahead"),
 ])
 def test_a_bad_create_form_says_what_was_wrong_and_stores_nothing(
     app: Starlette, change: dict[str, str], said: str,
@@ -90,7 +104,7 @@ def test_a_bad_create_form_says_what_was_wrong_and_stores_nothing(
     cookie = cookie_of(app)
     answer = visit(app, [("GET", "/t", {}), ("POST", "/t", {**SWISS, **change})], cookie)[1]
     assert answer.status_code == 400
-    assert said in answer.text.replace("&#x27;", "'")
+    assert said in answer.text.replace("&#x27;", "'").replace("&quot;", '"')
     assert tournaments(app) == []
 
 
@@ -159,6 +173,72 @@ def test_only_the_host_starts_and_the_start_fills_the_empty_places_with_computer
     assert store.load(code) == event
 
 
+def test_a_paid_tournament_takes_fees_on_entry_gives_them_back_and_pays_its_pool_once(
+    app: Starlette,
+) -> None:
+    """A fee of 300: joining takes it (refused, changing nothing, when short), withdrawing and a
+    cancel give it back, computer players pay none; the end pays the pool by 004's rule once,
+    however many directors finish it, and no chip is made or lost."""
+    store: TournamentStore = app.state.tournaments.store
+    wallets = Wallets(store.engine)
+    host, ann, ben, poor = (cookie_of(app) for _ in range(4))
+    player = {c: app.state.players.session(c).player for c in (ann, ben, poor)}
+    code = make(app, host, {**SWISS, "fee": "950"})
+
+    def post(cookie: str, what: str, form: dict[str, str] | None = None) -> httpx.Response:
+        return visit(app, [("GET", "/t", {}), ("POST", f"/t/{code}/{what}", form or {})], cookie)[1]
+
+    assert post(poor, "join", {"name": "Poor"}).status_code == 303  # 50 chips left
+    code = make(app, host, {**SWISS, "table": "4", "rounds": "1", "fee": "300"})
+    for cookie, name in ((ann, "Ann"), (ben, "Ben")):
+        assert post(cookie, "join", {"name": name}).status_code == 303
+    assert [wallets.balance(player[c]) for c in (ann, ben)] == [700, 700]
+    assert post(ann, "leave").status_code == 303 and wallets.balance(player[ann]) == DAILY_CHIPS
+    assert post(ann, "join", {"name": "Ann"}).status_code == 303  # back in, after Ben, paying again
+    before = store.load(code)
+    short = post(poor, "join", {"name": "Poor"})
+    assert short.status_code == 400 and "the entry fee is 300 chips and you have 50" in short.text
+    assert store.load(code) == before and wallets.balance(player[poor]) == 50
+    assert store.pool(code) == (600, {})
+    assert "2 entrants, entry 300 chips" in visit(app, [("GET", "/t", {})], poor)[0].text
+    assert post(host, "start").status_code == 303
+    event = store.load(code)
+    assert event is not None and [e.name for e in event.entrants][:2] == ["Ben", "Ann"]
+    assert store.pool(code) == (600, {})  # the computer players paid nothing
+    (table,) = event.tables_of(1)
+    assert sorted(table.seats) == [0, 1, 2, 3]
+    # Ann wins; Ben is third, 30 penalty points behind her: 004's rule, scaled, gives him
+    # 150 × (50 − 30) / 50 = 60 of the 150 beyond her 75%; she takes the other 540.
+    assert store.record(code, 1, 0, {"order": [1, 2, 0, 3], "points": [100, 60, 40, 10],
+                                      "penalties": [0, 10, 30, 60]}, "G1")
+    settings = Settings.from_data(event.data)
+    with store.engine.begin() as db:  # Ben deletes his account before the end: his chips go on
+        forget_player(db, player[ben])
+    gone = next(e.player for e in store.load(code).entrants if e.name == "Ben")
+    assert gone is not None and gone.startswith("gone-")
+    done = store.load(code)
+    assert done is not None
+    for _ in range(2):  # two directors finishing it at once: the second finds it moved on
+        app.state.director._advance(done, settings)
+    with store.engine.begin() as db:
+        assert not pay_entries(db, code, {player[ann]: 600, gone: 0})  # paid once
+    assert store.pool(code) == (600, {player[ann]: 540, gone: 60})
+    assert [wallets.balance(p) for p in (player[ann], gone)] == [1240, 760]
+    shown = visit(app, [("GET", f"/t/{code}", {})], ann)[0].text
+    assert 'data-chips="600"' in shown
+    assert "<td class=won>540</td>" in shown and "<td class=won>60</td>" in shown
+    total, granted, least = conserved(app.state.store)
+    assert total == granted == 3 * DAILY_CHIPS and least >= 0
+
+    code = make(app, host, {**SWISS, "fee": "250"})
+    assert post(ann, "join", {"name": "Ann"}).status_code == 303 and wallets.balance(player[ann]) == 990
+    assert post(ann, "cancel").status_code == 400  # only the host
+    assert post(host, "cancel").status_code == 303 and wallets.balance(player[ann]) == 1240
+    late = post(poor, "join", {"name": "Poor"})
+    assert late.status_code == 400 and "cancelled by its host" in late.text
+    assert store.pool(code) == (250, {}) and conserved(app.state.store)[:2] == (total, granted)
+
+
 def test_a_round_is_written_once_when_two_processes_decide_it_together(tmp_path: Path) -> None:
     """The compare-and-set on the tournament's version: the same next round decided twice (two
     processes finishing the last two tables at once) is written by the first only."""
@@ -203,15 +283,24 @@ def assert_played_out(state: dict[str, Any], db_url: str) -> None:
 
 
 def test_a_knockout_of_8_computer_players_is_played_to_the_end_through_the_server(tmp_path: Path) -> None:
+    """Set to start a few seconds ahead, it is started by the director then, nobody pressing Start."""
     server = ServerProcess(tmp_path / "t.db").start()
+    starts = datetime.datetime.now(datetime.UTC).replace(microsecond=0) + datetime.timedelta(seconds=3)
     try:
         host = Browser(server.url)
-        code = host.create(FAST)
-        assert host.post(f"/t/{code}/start", {}).status_code == 303
+        code = host.create({**FAST, "starts": starts.strftime("%Y-%m-%dT%H:%M:%S")})
+        shown = host.web.get(f"/t/{code}").text
+        assert f"it starts at {starts:%Y-%m-%d %H:%M:%S} UTC" in shown
         state = host.wait(code)
         page = httpx.get(f"{server.url}/t/{code}")
     finally:
         server.stop()
+    store = Store(f"sqlite:///{server.db}")
+    with store.engine.connect() as db:
+        started = db.execute(select(tournament_rounds.c.started).where(
+            tournament_rounds.c.tournament == code, tournament_rounds.c.round == 1)).scalar()
+    store.close()
+    assert started is not None and started >= starts.timestamp()
     assert state["round"] == 3
     rounds = [[t for t in state["tables"] if t["round"] == n] for n in (1, 2, 3)]
     assert [len(r) for r in rounds] == [4, 2, 1]

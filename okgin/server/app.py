@@ -90,6 +90,16 @@ def create_app(
     players = Players(store.engine)
     rated = RatingStore(store.engine)
     hall = Hall(RoomStore(store), broker, thinking, presence, finished=rated.rate_later)
+    limiter = Limiter(limits)
+    metrics = Metrics(lambda: len(hall))
+
+    def may_make_guest(address: str) -> bool:
+        """An address within its guest budget (``Limiter``); a page past it is counted as refused."""
+        if limiter.may_make_guest(address):
+            return True
+        metrics.refused("guests")
+        return False
+
     tournaments = TournamentStore(store.engine)
     director = Director(hall, tournaments, players, away_seconds)
 
@@ -110,7 +120,8 @@ def create_app(
         store.close()
 
     app = Starlette(lifespan=lifespan, middleware=[
-        Middleware(SecurityHeaders, hosts), Middleware(Sessions, players=players, secure=secure_cookies),
+        Middleware(SecurityHeaders, hosts), Middleware(Sessions, players=players, secure=secure_cookies,
+                                                     may_make_guest=may_make_guest),
     ],
                     exception_handlers={StorageError: _store_failed}, routes=[
         Route("/", index),
@@ -136,8 +147,8 @@ def create_app(
     app.state.director = director
     app.state.secure_cookies = secure_cookies
     app.state.hosts = frozenset(host.lower() for host in hosts)
-    app.state.metrics = Metrics(lambda: len(hall))
-    app.state.limiter = Limiter(limits)
+    app.state.metrics = metrics
+    app.state.limiter = limiter
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
     return app
 

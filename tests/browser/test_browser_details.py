@@ -174,3 +174,38 @@ def test_a_phone_folds_the_room_panel_into_the_menu(browser: Browser, server: Se
         shot(page, "phone-room-menu-375x740", full_page=False)
         page.click("#menu-toggle")
         expect(page.locator("#room")).to_be_hidden()
+
+
+LONG_NAME = "W" * 20  # a room's longest name, of its widest letter, with no space to break at
+LONG_NAMES = f"""() => {{
+  const s = structuredClone(Okgin.state());
+  s.names[1] = "{LONG_NAME}";
+  Words.use(s);
+  Result.render(s);
+}}"""
+OUTSIDE = """() => {
+  const body = document.getElementById('result-body'), out = [];
+  const room = Math.min(innerWidth, body.getBoundingClientRect().right);
+  for (const el of body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width && (r.left < 0 || r.right > room + 0.5)) {
+      out.push(`${el.tagName}: ${el.textContent.slice(0, 40)} ends at ${Math.round(r.right)} of ${room}`);
+    }
+  }
+  if (body.scrollWidth > body.clientWidth) out.push(`#result-body scrolls sideways: ${body.scrollWidth}`);
+  return out; }"""
+
+
+def test_a_long_name_stays_inside_a_small_phones_tally(browser: Browser, server: ServerProcess) -> None:
+    """A 20-character name with no space in it, on a 360×640 phone: the game-over tally and the
+    last hand's screen wrap it inside the screen (nothing sticks out, nothing scrolls sideways)."""
+    with opened(browser, server.url, 360, 640) as page:
+        seeded_game(page, KNOCK_SEED, target=1)  # one hand ends the game
+        play_planned_hand(page)
+        expect(page.locator("#result-title")).to_have_text("Game over")
+        page.evaluate(LONG_NAMES)
+        expect(page.locator("#final thead")).to_contain_text(LONG_NAME)
+        expect(page.locator("#result-body .totals")).to_contain_text(LONG_NAME)
+        shot(page, "long-name-tally-360x640", full_page=False)
+        outside = page.evaluate(OUTSIDE)
+        assert outside == [], "\n".join(outside)

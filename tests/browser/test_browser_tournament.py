@@ -1,7 +1,9 @@
 """A tournament in real browsers: a host makes a 3-round Swiss for 4 on /t, two people join
 by its link from two browser contexts, computer players take the other two places, each person
 plays their own table from the tournament's page round after round (or sits out a bye), and
-both pages end on the same final standings; axe-core finds nothing serious on its pages."""
+both pages end on the same final standings; its entry fee of 100 chips makes a pool of 200 that
+both pages show split by 004's rule, and each profile's wallet agrees; axe-core finds nothing
+serious on its pages."""
 
 from __future__ import annotations
 
@@ -96,6 +98,7 @@ def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
     ann.fill('input[name="rounds"]', "3")
     ann.fill('input[name="levels"]', "easy")
     ann.fill('input[name="house"]', '{"hand_size": 4}')  # short hands: a short test
+    ann.fill('input[name="fee"]', "100")  # a paid tournament: 100 chips from each person
     ann.click("form.tournament-form button")
     ann.wait_for_url("**/t/*", timeout=WAIT)
     link = ann.url
@@ -124,6 +127,15 @@ def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
         shown = [rows.nth(i).locator("td").nth(1).inner_text().split(" (")[0] for i in range(4)]
         assert shown == [names[e] for e in state["final"]]
         assert p.page.locator("h2:text-is('Final standings')").count() == 1
+        # The pool of the two fees split by 004's rule: the people's cells, the computers' empty.
+        assert p.page.locator("#t-pool").get_attribute("data-chips") == "200"
+        won = [rows.nth(i).locator("td.won").inner_text() for i in range(4)]
+        assert won == [str(state["pool"]["won"].get(str(e), "")) for e in state["final"]]
+    chips = {names[int(seed)]: c for seed, c in state["pool"]["won"].items()}
+    assert sorted(chips) == ["Ann", "Bob"] and sum(chips.values()) == 200 and max(chips.values()) >= 150
+    for p, name in zip(players, ("Ann", "Bob"), strict=True):  # each wallet: 1000, less 100, plus won
+        p.page.goto(server.url + "/profile")
+        assert p.page.locator("#chip-balance").inner_text() == str(1000 - 100 + chips[name])
     axe(ann, "a finished tournament's page")
     assert not errors, errors
     for p in players:

@@ -108,21 +108,27 @@ async def _chips(players: Players, player: str) -> str:
     wallets = Wallets(players.engine)
     balance = await anyio.to_thread.run_sync(wallets.balance, player)
     lines = await anyio.to_thread.run_sync(wallets.ledger, player)
-    rows = "".join(_line(line) for line in lines)
+    events = await anyio.to_thread.run_sync(wallets.tournaments, [line.game for line in lines])
+    rows = "".join(_line(line, line.game in events) for line in lines)
     return (
         f"<h2>Your chips</h2><p class=chips>You have <b id=chip-balance>{balance}</b> play chips "
         f"(never money). Each day (UTC) you are topped up to {DAILY_CHIPS}; tables with a stake "
-        "take it when their game starts and split the pool when it ends.</p>"
+        "take it when their game starts and split the pool when it ends; a tournament's entry fee is "
+        "taken as you join and its pool split when it ends.</p>"
         + ("<table class=ledger><thead><tr><th scope=col>When</th><th scope=col>What</th>"
            "<th scope=col>Chips</th><th scope=col>Balance</th></tr></thead>"
            f"<tbody>{rows}</tbody></table>" if rows else "")
     )
 
 
-def _line(line: Line) -> str:
+def _line(line: Line, tournament: bool) -> str:
+    """One movement; ``tournament``: its pool is a tournament's entry fees."""
     when = datetime.datetime.fromtimestamp(line.at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     what = _KINDS.get(line.kind, line.kind)
-    if line.game is not None:
+    if tournament:
+        what = {"stake": "Entry fee", "refund": "Entry fee given back"}.get(line.kind, what)
+        what += f", tournament {line.game}"
+    elif line.game is not None:
         what += f", game {line.game[:8]}, seat {(line.seat or 0) + 1}"
     return (f"<tr><td>{when}</td><td>{html.escape(what)}</td><td>{line.amount:+d}</td>"
             f"<td>{line.balance}</td></tr>")

@@ -6,6 +6,7 @@ runs (``/t/<code>/live``), so it is made here once for both.
 
 from __future__ import annotations
 
+import datetime
 import html
 from fractions import Fraction
 
@@ -14,7 +15,10 @@ from okgin.server.tournaments.plan import final_order, out_in, table_standings
 from okgin.server.tournaments.settings import Settings
 
 FORMAT_NAMES = {"swiss": "Swiss", "knockout": "Knockout", "round-robin": "Round robin"}
-STATUS = {"open": "open for entries", "running": "playing", "finished": "finished"}
+STATUS = {"open": "open for entries", "running": "playing", "finished": "finished",
+          "cancelled": "cancelled (every entry fee was given back)"}
+Pool = tuple[int, dict[str, int]] | None
+"""A tournament's pool of entry fees (None: free): its chips, and what each player was paid."""
 
 
 def summary(settings: Settings) -> str:
@@ -25,23 +29,48 @@ def summary(settings: Settings) -> str:
             f"{html.escape(settings.rules.preset)}{house}, matches to {settings.rules.target}; empty places "
             f"go to computer players ({html.escape(', '.join(settings.levels))})"
             f"{f'; a turn timer of {settings.timer} s' if settings.timer else ''}"
-            f"{'; it starts when full' if settings.auto else ''}.")
+            f"{'; it starts when full' if settings.auto else ''}{_starts(settings)}. " + _fee(settings))
 
 
-def live_section(event: StoredTournament, settings: Settings, player: str | None, made: set[str]) -> str:
-    """The part of the page that changes: status, your table, standings, rounds. ``made``: the
-    current round's rooms that exist (earlier rounds' all do)."""
+def _starts(settings: Settings) -> str:
+    if settings.starts is None:
+        return ""
+    moment = datetime.datetime.fromtimestamp(settings.starts, datetime.UTC)
+    return f"; it starts at {moment:%Y-%m-%d %H:%M:%S} UTC (computer players fill the empty places)"
+
+
+def _fee(settings: Settings) -> str:
+    if not settings.fee:
+        return "Entry is free."
+    prizes = settings.prizes
+    return (f"Entry: {settings.fee} chips from each person (computer players pay nothing and win "
+            f"nothing); the pool is split the Oklahoma way ({prizes.split}, the winner at least "
+            f"{prizes.winner_percent}%, nothing to anyone {prizes.cutoff} penalty points or more behind).")
+
+
+def live_section(
+    event: StoredTournament, settings: Settings, player: str | None, made: set[str], pool: Pool = None,
+) -> str:
+    """The part of the page that changes: status, the pool, your table, standings, rounds.
+    ``made``: the current round's rooms that exist (earlier rounds' all do)."""
     names = {e.seed: _name(e.name, e.level) for e in event.entrants}
     mine = next((e.seed for e in event.entrants if player is not None and e.player == player), None)
     parts = [f'<p class=lead id=t-status data-status="{event.status}" data-round="{event.round}">'
              f"The tournament is {STATUS[event.status]}"
              + (f", round {event.round}" if event.status == "running" else "") + ".</p>"]
+    if pool is not None:
+        word = "was paid out" if pool[1] else "was" if event.status == "cancelled" else "is"
+        parts.append(f'<p id=t-pool data-chips="{pool[0]}">The pool {word} {pool[0]} chips '
+                     f"({settings.fee} from each person who joined).</p>")
     if mine is not None and event.status == "running":
         parts.append(_your_table(event, mine, made))
-    if event.status == "open":
+    if event.status in ("open", "cancelled"):
         parts.append(_entrants(event, settings, names))
     else:
-        parts.append(_standings(event, settings, names, mine))
+        won = None
+        if pool is not None and event.status == "finished":
+            won = {e.seed: pool[1].get(e.player, 0) for e in event.entrants if e.player is not None}
+        parts.append(_standings(event, settings, names, mine, won))
         parts.append(_rounds(event, names, mine, made))
     return "".join(parts)
 
@@ -70,25 +99,31 @@ def _entrants(event: StoredTournament, settings: Settings, names: dict[int, str]
     free = settings.places - len(event.entrants)
     return (f"<h2>Entrants ({len(event.entrants)} of {settings.places})</h2>"
             + (f"<ol id=entrants>{rows}</ol>" if rows else "<p>Nobody has joined yet.</p>")
-            + f"<p>{free} place{'s' if free != 1 else ''} left.</p>")
+            + (f"<p>{free} place{'s' if free != 1 else ''} left.</p>" if event.status == "open" else ""))
 
 
 def _figure(value: Fraction) -> str:
     return str(int(value)) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0")
 
 
-def _standings(event: StoredTournament, settings: Settings, names: dict[int, str], mine: int | None) -> str:
+def _standings(
+    event: StoredTournament, settings: Settings, names: dict[int, str], mine: int | None,
+    won: dict[int, int] | None = None,
+) -> str:
+    """``won``: each person's chips from the pool, once paid (a computer player's cell is empty)."""
     rows = {s.entrant: s for s in table_standings(event)}
     order = final_order(event, settings) if event.status == "finished" else list(rows)
     gone = out_in(event)
     out = settings.format == "knockout"
     head = ("<tr><th>Place</th><th>Entrant</th><th>Score</th><th>Buchholz</th><th>Points difference</th>"
-            "<th>Played</th>" + ("<th>Out in round</th>" if out else "") + "</tr>")
+            "<th>Played</th>" + ("<th>Out in round</th>" if out else "")
+            + ("<th>Chips won</th>" if won is not None else "") + "</tr>")
     body = "".join(
         f"<tr{' class=you' if e == mine else ''}><td>{place}</td><td>{names[e]}</td>"
         f"<td>{_figure(rows[e].score)}</td><td>{_figure(rows[e].buchholz)}</td>"
         f"<td>{_figure(rows[e].difference)}</td><td>{rows[e].played}</td>"
-        + (f"<td>{gone.get(e, '')}</td>" if out else "") + "</tr>"
+        + (f"<td>{gone.get(e, '')}</td>" if out else "")
+        + (f"<td class=won>{won.get(e, '')}</td>" if won is not None else "") + "</tr>"
         for place, e in enumerate(order, start=1))
     title = "Final standings" if event.status == "finished" else "Standings"
     return (f"<h2>{title}</h2><table id=standings><thead>{head}</thead><tbody>{body}</tbody></table>"

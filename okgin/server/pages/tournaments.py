@@ -21,6 +21,7 @@ from okgin.server.pages.template import page
 from okgin.server.pages.tournament_body import FORMAT_NAMES, live_section, summary
 from okgin.server.players.sessions import player_of, session_of
 from okgin.server.rooms.room import LEVELS, TIMERS
+from okgin.server.rooms.stakes import MAX_CUTOFF, MAX_STAKE
 from okgin.server.tournaments.events import Tournaments
 from okgin.server.tournaments.plan import final_order, table_standings
 from okgin.server.tournaments.settings import (
@@ -44,6 +45,8 @@ def tournament_routes() -> list[BaseRoute]:
         Route("/t/{code:id}/state", state_json),
         Route("/t/{code:id}/join", join, methods=["POST"]),
         Route("/t/{code:id}/start", start, methods=["POST"]),
+        Route("/t/{code:id}/leave", leave, methods=["POST"]),
+        Route("/t/{code:id}/cancel", cancel, methods=["POST"]),
     ]
 
 
@@ -63,13 +66,19 @@ async def _list(request: Request, error: str, status: int, form: dict[str, str] 
         listed = await anyio.to_thread.run_sync(store.listed, status_name)
         items = "".join(
             f'<li><a href="/t/{html.escape(code)}">{FORMAT_NAMES.get(data["format"], "?")} for '
-            f'{data["places"]}</a>, {n} entrant{"s" if n != 1 else ""}</li>' for code, data, n in listed)
+            f'{data["places"]}</a>, {n} entrant{"s" if n != 1 else ""}{_fee(data)}</li>'
+            for code, data, n in listed)
         listing = f"<ul class=tournaments-{status_name}>{items}</ul>" if items else "<p>None.</p>"
         body += f"<h2>{heading}</h2>{listing}"
     session = session_of(request)
     if session is not None:
         body += "<h2>Make a tournament</h2>" + _create_form(html.escape(session.csrf), form or {})
     return page(TITLE, body, status=status)
+
+
+def _fee(data: dict[str, Any]) -> str:
+    fee = int((data.get("stakes") or {}).get("stake", 0))
+    return f", entry {fee} chips" if fee else ""
 
 
 def _create_form(csrf: str, old: dict[str, str]) -> str:
@@ -95,12 +104,17 @@ def _create_form(csrf: str, old: dict[str, str]) -> str:
         + number("target", "Match target", *TARGETS, "100")
         + number("rounds", "Swiss rounds (empty: as needed)", 1, MAX_PLACES - 1, "")
         + choice("timer", "Turn timer (seconds)", ["off", *(str(t) for t in TIMERS if t)], "off")
+        + "</p><p>" + number("fee", "Entry fee in chips (0: free)", 0, MAX_STAKE, "0")
+        + choice("split", "Pool split", ["scaled", "proportional"], "scaled")
+        + number("cutoff", "Nothing beyond (penalty points)", 1, MAX_CUTOFF, "50")
         + f'</p><p><label>House rules (JSON, optional) <input name="house" '
         f'value="{html.escape(old.get("house", ""))}"></label></p>'
         f'<p><label>Computer players for empty places <input name="levels" '
         f'value="{html.escape(old.get("levels", "normal"))}" required></label> '
         f'<small>({", ".join(LEVELS)}, taken in turn)</small></p>'
-        f'<p><label><input type="checkbox" name="auto"{checked}> Start when every place is taken</label></p>'
+        f'<p><label><input type="checkbox" name="auto"{checked}> Start when every place is taken</label> '
+        f'<label>or at (UTC) <input name="starts" type="datetime-local" step="1" '
+        f'value="{html.escape(old.get("starts", ""))}"></label></p>'
         "<p><button type=submit class=primary>Make the tournament</button></p></form>"
     )
 
@@ -135,20 +149,25 @@ async def _tournament(request: Request, error: str, status: int) -> Response:
     body += f"<p class=error role=alert>{html.escape(error)}</p>" if error else ""
     if event.status == "open" and session is not None:
         csrf = html.escape(session.csrf)
+        fee = f" (entry {settings.fee} chips)" if settings.fee else ""
         if not any(e.player == player for e in event.entrants):
             body += (f'<form method="post" action="/t/{html.escape(code)}/join" class=join>'
                      f'<input type="hidden" name="csrf" value="{csrf}"><label>Your name <input name="name" '
                      f'value="{html.escape(session.name or "")}" maxlength="20" required></label> '
-                     "<button type=submit class=primary>Join</button></form>")
+                     f"<button type=submit class=primary>Join{fee}</button></form>")
+        else:
+            back = f" (your {settings.fee} chips back)" if settings.fee else ""
+            body += _button(code, "leave", csrf, f"Withdraw your entry{back}")
         if player == event.host:
-            body += (f'<form method="post" action="/t/{html.escape(code)}/start" class=start>'
-                     f'<input type="hidden" name="csrf" value="{csrf}"><button type=submit>Start now '
-                     "(computer players take the empty places)</button></form>")
+            body += _button(code, "start", csrf, "Start now (computer players take the empty places)")
+            refunds = " (every entry fee given back)" if settings.fee else ""
+            body += _button(code, "cancel", csrf, f"Cancel the tournament{refunds}")
     body += (f'<p>Its link: <a href="/t/{html.escape(code)}">/t/{html.escape(code)}</a> · '
              '<a href="/t">All tournaments</a></p>')
     made = await anyio.to_thread.run_sync(_events(request).store.rooms_made, event)
+    pool = await anyio.to_thread.run_sync(_events(request).store.pool, code)
     body += (f'<section id=live data-code="{html.escape(code)}" aria-live=polite>'
-             f"{live_section(event, settings, player, made)}</section>")
+             f"{live_section(event, settings, player, made, pool)}</section>")
     return page(TITLE, body, scripts=("tournament.js",), status=status)
 
 
@@ -158,7 +177,8 @@ async def live_part(request: Request) -> Response:
     if event is None:
         return HTMLResponse("<p>No such tournament.</p>", status_code=404)
     made = await anyio.to_thread.run_sync(_events(request).store.rooms_made, event)
-    body = live_section(event, Settings.from_data(event.data), player_of(request), made)
+    pool = await anyio.to_thread.run_sync(_events(request).store.pool, event.code)
+    body = live_section(event, Settings.from_data(event.data), player_of(request), made, pool)
     return HTMLResponse(body, headers={"Cache-Control": "no-store"})
 
 
@@ -182,6 +202,11 @@ async def state_json(request: Request) -> Response:
                    for t in event.tables],
         "final": final_order(event, settings) if event.status == "finished" else None,
     }
+    pool = await anyio.to_thread.run_sync(_events(request).store.pool, event.code)
+    if pool is not None:
+        seeds = {e.player: e.seed for e in event.entrants if e.player is not None}
+        data["pool"] = {"fee": settings.fee, "chips": pool[0],
+                        "won": {str(seeds[p]): c for p, c in pool[1].items() if p in seeds}}
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 
@@ -191,6 +216,14 @@ async def join(request: Request) -> Response:
 
 async def start(request: Request) -> Response:
     return await _change(request, "start")
+
+
+async def leave(request: Request) -> Response:
+    return await _change(request, "leave")
+
+
+async def cancel(request: Request) -> Response:
+    return await _change(request, "cancel")
 
 
 async def _change(request: Request, what: str) -> Response:
@@ -204,12 +237,19 @@ async def _change(request: Request, what: str) -> Response:
         if what == "join":
             await anyio.to_thread.run_sync(events.join, code, session.player, fields.get("name"))
         else:
-            await anyio.to_thread.run_sync(events.start, code, session.player)
+            change = {"start": events.start, "leave": events.leave, "cancel": events.cancel}[what]
+            await anyio.to_thread.run_sync(change, code, session.player)
     except TournamentError as error:
         status = 404 if str(error).startswith("no such") else 400
         return await _tournament(request, str(error), status)
     request.app.state.director.poke()
     return RedirectResponse(f"/t/{code}", status_code=303)
+
+
+def _button(code: str, what: str, csrf: str, label: str) -> str:
+    return (f'<form method="post" action="/t/{html.escape(code)}/{what}" class={what}>'
+            f'<input type="hidden" name="csrf" value="{csrf}"><button type=submit>{html.escape(label)}'
+            "</button></form>")
 
 
 def _refused(refused: FormRefused) -> Response:

@@ -33,6 +33,7 @@ from okgin.server.store.schema import (
     rooms,
     sessions,
     sign_in_limits,
+    tournament_entrants,
 )
 
 FORMER = "a former player"
@@ -249,7 +250,9 @@ def _forget(db: Connection, player: str) -> None:
         select(sessions.c.id_hash).where(sessions.c.player == player))))
     for table in (game_players, room_players, sessions, passkeys):
         db.execute(delete(table).where(table.c.player == player))
-    chips.forget(db, player)
+    gone = chips.forget(db, player)
+    # Their tournament entries pass to the same id: a stand-in plays on, the pool pays that wallet.
+    db.execute(update(tournament_entrants).where(tournament_entrants.c.player == player).values(player=gone))
     db.execute(delete(accounts).where(accounts.c.player == player))
     db.execute(delete(players).where(players.c.id == player))
 

@@ -2,12 +2,15 @@
 
 ``Sessions`` is ASGI middleware. A request (HTTP or WebSocket) whose cookie names a live
 session carries it in ``scope["okgin.session"]``; a page opened without one makes a new guest
-and sets the cookie (HttpOnly, SameSite=Lax, Secure when served over https). Static files,
-health and metrics never touch the sessions.
+and sets the cookie (HttpOnly, SameSite=Lax, Secure when served over https), if its address
+may make one more (``may_make_guest``: a flooder could otherwise make itself players without
+end; past it the page is served without a session, and plays as an anonymous page). Static
+files, health and metrics never touch the sessions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from http.cookies import SimpleCookie
 
 import anyio.to_thread
@@ -29,10 +32,12 @@ _SKIP = ("/static/", "/healthz", "/metrics")
 class Sessions:
     """ASGI middleware: the request's session in ``scope[KEY]``; a new guest on a page's first visit."""
 
-    def __init__(self, app: ASGIApp, players: Players, secure: bool = False) -> None:
+    def __init__(self, app: ASGIApp, players: Players, secure: bool = False,
+                 may_make_guest: Callable[[str], bool] = lambda _address: True) -> None:
         self.app = app
         self.players = players
         self.secure = secure
+        self.may_make_guest = may_make_guest
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or scope["path"].startswith(_SKIP):
@@ -41,7 +46,7 @@ class Sessions:
         session_id = _cookie(scope)
         session = await anyio.to_thread.run_sync(self.players.session, session_id) if session_id else None
         new_id: str | None = None
-        if session is None and scope["type"] == "http" and _makes_guest(scope):
+        if session is None and _makes_guest(scope) and self.may_make_guest(_address(scope)):
             session, new_id = await anyio.to_thread.run_sync(self.players.new_guest, user_agent(scope))
         scope[KEY] = session
         if new_id is None:
@@ -103,4 +108,9 @@ def _makes_guest(scope: Scope) -> bool:
     # A tournament's own page (/t/<code>), not its live part or its data: a program polling
     # those without a cookie makes no guest at every look.
     page = path.startswith("/r/") or (path.startswith("/t/") and path.count("/") == 2)
-    return scope["method"] in ("GET", "HEAD") and (path in PAGES or page)
+    return scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and (path in PAGES or page)
+
+
+def _address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"

@@ -4,7 +4,9 @@ Chips are made only by the daily grant: a player is topped up to ``DAILY_CHIPS``
 time their wallet is read on a UTC day. Every other movement takes chips from one place and
 puts them in another: a game's stakes go from its seats' wallets into its pool (all or
 nothing, in the transaction that starts the game), the pool goes back out whole when the
-game ends (its split) or is abandoned (each stake refunded). Every movement is a row of the
+game ends (its split) or is abandoned (each stake refunded). A tournament's entry fees are a
+pool that people enter one at a time (``open_pool``, ``take_entry``, ``return_entry``) and that
+is paid out by player (``pay_entries``) or refunded whole. Every movement is a row of the
 append-only ledger, so the sum of the wallets and the held pools is the sum of the grants.
 
 A balance never goes below zero: a stake is a conditional UPDATE (``balance >= stake``) and
@@ -84,6 +86,16 @@ class Wallets:
         with storage_errors("could not read your chips"), self.engine.connect() as db:
             return [Line(r.at, r.kind, r.amount, r.balance, r.game, r.seat) for r in db.execute(query)]
 
+    def tournaments(self, pools: Iterable[str | None]) -> set[str]:
+        """Which of ``pools`` are tournaments' entry fees (a pool made at its own name)."""
+        ids = [p for p in pools if p is not None]
+        if not ids:
+            return set()
+        pools_ = chip_pools.c
+        query = select(pools_.game).where(pools_.game.in_(ids), pools_.room == pools_.game)
+        with storage_errors("could not read your chips"), self.engine.connect() as db:
+            return {str(game) for (game,) in db.execute(query)}
+
     def seat_players(self, room: str) -> dict[int, str]:
         """Who took each person's seat of ``room`` (the players a stake is taken from)."""
         with storage_errors("could not read the room's players"), self.engine.connect() as db:
@@ -143,26 +155,72 @@ def take_stakes(db: Connection, game: str, room: str, stake: int, seats: Sequenc
 
 
 def take_pool(db: Connection, pool: str, source: str, stake: int, players: Mapping[int, str]) -> int:
-    """Take ``stake`` from each ``players[place]`` into the new pool ``pool`` (a game's id; an
-    entry fee's pool would be a tournament's), made at ``source`` (a room's code); returns the
-    pool. Raises Short for the first place that cannot pay, ChipsError for a bad stake: the
-    caller's transaction then writes nothing. ``pay_out`` and ``refund`` settle it by place."""
+    """Take ``stake`` from each ``players[place]`` into the new pool ``pool`` (a game's id), made
+    at ``source`` (a room's code); returns the pool. Raises Short for the first place that
+    cannot pay, ChipsError for a bad stake: the caller's transaction then writes nothing.
+    ``pay_out`` and ``refund`` settle it by place."""
     _check_stake(stake)
     # Wallets are locked in one order (by player), so two starts sharing players never deadlock.
     for place in sorted(players, key=lambda p: (players[p], p)):
-        player = players[place]
-        grant(db, player)
-        left = db.execute(update(chip_wallets).where(
-            chip_wallets.c.player == player, chip_wallets.c.balance >= stake)
-            .values(balance=chip_wallets.c.balance - stake).returning(chip_wallets.c.balance)).scalar()
-        if left is None:  # read again: another start may have taken chips since our grant's read
-            balance = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player == player))
-            raise Short(place, int(balance.scalar() or 0), stake)
-        _line(db, player, "stake", -stake, int(left), pool, place)
+        _debit(db, players[place], stake, pool, place)
     total = stake * len(players)
     db.execute(insert(chip_pools).values(game=pool, room=source, stake=stake, total=total, status="held",
                                          created=time.time()))
     return total
+
+
+def open_pool(db: Connection, pool: str, source: str, stake: int) -> None:
+    """An empty held pool ``pool`` that entries of ``stake`` chips join one at a time
+    (``take_entry``): a tournament's entry fees, made with the tournament at ``source``."""
+    _check_stake(stake)
+    db.execute(insert(chip_pools).values(game=pool, room=source, stake=stake, total=0, status="held",
+                                         created=time.time()))
+
+
+def take_entry(db: Connection, pool: str, player: str, place: int) -> int:
+    """Take the held ``pool``'s stake from ``player`` as its entry ``place`` (a number never used
+    twice in that pool); returns the player's balance left. Raises Short or ChipsError, and the
+    caller's transaction then writes nothing."""
+    row = db.execute(select(chip_pools.c.stake).where(chip_pools.c.game == pool,
+                                                      chip_pools.c.status == "held")).first()
+    if row is None:
+        raise ChipsError("the entry fees are no longer held: the tournament has been settled")
+    stake = int(row.stake)
+    left = _debit(db, player, stake, pool, place)
+    db.execute(update(chip_pools).where(chip_pools.c.game == pool)
+               .values(total=chip_pools.c.total + stake))
+    return left
+
+
+def return_entry(db: Connection, pool: str, player: str) -> bool:
+    """Give ``player``'s entry to the held ``pool`` back (they left before it was played for);
+    False if they have none in it (nothing changed)."""
+    entries = {place: stake for place, (who, stake) in _entries(db, pool).items() if who == player}
+    held = db.execute(select(chip_pools.c.game).where(chip_pools.c.game == pool,
+                                                      chip_pools.c.status == "held")).first()
+    if not entries or held is None:
+        return False
+    for place, stake in entries.items():
+        _credit(db, player, "refund", -stake, pool, place)
+        db.execute(update(chip_pools).where(chip_pools.c.game == pool)
+                   .values(total=chip_pools.c.total + stake))
+    return True
+
+
+def pay_entries(db: Connection, pool: str, shares: Mapping[str, int]) -> bool:
+    """``pay_out`` by player: ``shares[player]`` chips to each player with an entry in ``pool``."""
+    places = {who: place for place, (who, _) in _entries(db, pool).items()}
+    unknown = sorted(set(shares) - set(places))
+    if unknown:
+        raise ChipsError(f"{len(unknown)} of the players to pay have no entry in the pool")
+    return pay_out(db, pool, {places[who]: chips for who, chips in shares.items()})
+
+
+def paid(db: Connection, pool: str) -> dict[str, int]:
+    """What ``pool``'s payout gave each player (none yet: empty)."""
+    rows = db.execute(select(chip_ledger.c.player, chip_ledger.c.amount)
+                      .where(chip_ledger.c.game == pool, chip_ledger.c.kind == "payout"))
+    return {str(r.player): int(r.amount) for r in rows}
 
 
 def pay_out(db: Connection, game: str, shares: Mapping[int, int]) -> bool:
@@ -193,12 +251,14 @@ def refund(db: Connection, game: str) -> bool:
     return True
 
 
-def forget(db: Connection, player: str) -> None:
+def forget(db: Connection, player: str) -> str:
     """A deleted player's wallet and ledger lines pass to a new random id that names nobody: the
-    chips stay counted (a held pool still pays out whole), and no row names the player."""
+    chips stay counted (a held pool still pays out whole), and no row names the player. Returns
+    that id (a tournament's entries pass to it too, so their pool still pays out by player)."""
     gone = "gone-" + secrets.token_urlsafe(16)
     db.execute(update(chip_wallets).where(chip_wallets.c.player == player).values(player=gone))
     db.execute(update(chip_ledger).where(chip_ledger.c.player == player).values(player=gone))
+    return gone
 
 
 def held_pools(db: Connection, games: Iterable[str]) -> list[str]:
@@ -216,9 +276,37 @@ def _settle(db: Connection, game: str, status: str) -> dict[int, tuple[str, int]
                          .values(status=status, settled=time.time())).rowcount
     if settled != 1:
         return None
-    rows = db.execute(select(chip_ledger.c.seat, chip_ledger.c.player, chip_ledger.c.amount)
-                      .where(chip_ledger.c.game == game, chip_ledger.c.kind == "stake"))
-    return {int(r.seat): (str(r.player), int(r.amount)) for r in rows}
+    return _entries(db, game)
+
+
+def _entries(db: Connection, game: str) -> dict[int, tuple[str, int]]:
+    """``game``'s stakes still in its pool (seat or place: player, signed amount): those not
+    given back already (an entrant who left a tournament before its start)."""
+    ledger = chip_ledger.c
+    rows = db.execute(select(ledger.seat, ledger.player, ledger.amount, ledger.kind)
+                      .where(chip_ledger.c.game == game, chip_ledger.c.kind.in_(("stake", "refund"))))
+    stakes: dict[int, tuple[str, int]] = {}
+    returned: set[int] = set()
+    for r in rows:
+        if r.kind == "stake":
+            stakes[int(r.seat)] = (str(r.player), int(r.amount))
+        else:
+            returned.add(int(r.seat))
+    return {seat: stake for seat, stake in stakes.items() if seat not in returned}
+
+
+def _debit(db: Connection, player: str, stake: int, pool: str, place: int) -> int:
+    """Take ``stake`` from ``player`` (after today's grant) into ``pool`` as its ``place``: one
+    conditional UPDATE, never below zero; returns the balance left. Raises Short."""
+    grant(db, player)
+    left = db.execute(update(chip_wallets).where(
+        chip_wallets.c.player == player, chip_wallets.c.balance >= stake)
+        .values(balance=chip_wallets.c.balance - stake).returning(chip_wallets.c.balance)).scalar()
+    if left is None:  # read again: another start may have taken chips since our grant's read
+        balance = db.execute(select(chip_wallets.c.balance).where(chip_wallets.c.player == player))
+        raise Short(place, int(balance.scalar() or 0), stake)
+    _line(db, player, "stake", -stake, int(left), pool, place)
+    return int(left)
 
 
 def _credit(db: Connection, player: str, kind: str, chips: int, game: str, seat: int) -> None:

@@ -16,11 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, or_, select, update
+from sqlalchemy import Engine, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
+from okgin.server.store import chips
 from okgin.server.store.db import compact_json, storage_errors
 from okgin.server.store.schema import (
+    chip_pools,
     rooms,
     tournament_entrants,
     tournament_rounds,
@@ -124,6 +126,14 @@ class TournamentStore:
         with storage_errors("could not read the tables"), self.engine.connect() as db:
             return {code for (code,) in db.execute(select(rooms.c.code).where(rooms.c.code.in_(codes)))}
 
+    def due(self, now: float) -> list[str]:
+        """The open tournaments whose set start time has come (read from their settings: the
+        open ones are few, and a start written twice is refused by the version)."""
+        query = select(tournaments.c.code, tournaments.c.data).where(tournaments.c.status == "open")
+        with storage_errors("could not read the tournaments"), self.engine.connect() as db:
+            return [code for code, data in db.execute(query)
+                    if (starts := json.loads(data).get("starts")) is not None and starts <= now]
+
     def running(self) -> list[str]:
         with storage_errors("could not read the tournaments"), self.engine.connect() as db:
             return [code for (code,) in db.execute(
@@ -131,20 +141,54 @@ class TournamentStore:
 
     # -- changes ------------------------------------------------------------------------
 
-    def create(self, code: str, host: str, data: dict[str, Any]) -> None:
+    def create(self, code: str, host: str, data: dict[str, Any], fee: int = 0) -> None:
+        """A new open tournament; with a ``fee``, its empty pool of entry fees (named by its code)."""
         now = time.time()
         with storage_errors("could not save the tournament"), self.engine.begin() as db:
             db.execute(insert(tournaments).values(
                 code=code, version=0, created=now, updated=now, status="open", host=host,
                 data=compact_json(data), round=0))
+            if fee:
+                chips.open_pool(db, code, code, fee)
 
-    def join(self, code: str, version: int, entrant: Entrant) -> None:
-        """Add a person as the next entrant, if the tournament is still at ``version`` and open."""
+    def join(self, code: str, version: int, entrant: Entrant, fee: int = 0) -> None:
+        """Add a person as the next entrant, if the tournament is still at ``version`` and open,
+        taking ``fee`` chips from their wallet into its pool in the same transaction (raises
+        chips.Short, writing nothing, if they have fewer; Moved if the tournament moved on)."""
         with storage_errors("could not save your entry"), self.engine.begin() as db:
             _bump(db, code, version, "open", "open", 0)
             db.execute(insert(tournament_entrants).values(
                 tournament=code, seed=entrant.seed, player=entrant.player, level=entrant.level,
                 name=entrant.name))
+            if fee and entrant.player is not None:
+                # The version joined at numbers the entry: never the same twice in a tournament.
+                chips.take_entry(db, code, entrant.player, version)
+
+    def leave(self, code: str, version: int, player: str) -> None:
+        """``player``'s entry is withdrawn before the start (its fee given back); the entrants
+        after them move up a seed. Raises Moved, writing nothing."""
+        with storage_errors("could not withdraw your entry"), self.engine.begin() as db:
+            _bump(db, code, version, "open", "open", 0)
+            seed = db.execute(select(tournament_entrants.c.seed).where(
+                tournament_entrants.c.tournament == code, tournament_entrants.c.player == player)).scalar()
+            if seed is None:
+                raise Moved(code)
+            db.execute(delete(tournament_entrants).where(
+                tournament_entrants.c.tournament == code, tournament_entrants.c.seed == seed))
+            later = db.execute(select(tournament_entrants.c.seed).where(
+                tournament_entrants.c.tournament == code, tournament_entrants.c.seed > seed)
+                .order_by(tournament_entrants.c.seed)).scalars().all()
+            for old in later:  # one by one, upwards: the key (tournament, seed) is never shared
+                db.execute(update(tournament_entrants).where(
+                    tournament_entrants.c.tournament == code, tournament_entrants.c.seed == old)
+                    .values(seed=old - 1))
+            chips.return_entry(db, code, player)
+
+    def cancel(self, code: str, version: int) -> None:
+        """The open tournament is cancelled: every entry fee given back. Raises Moved."""
+        with storage_errors("could not cancel the tournament"), self.engine.begin() as db:
+            _bump(db, code, version, "open", "cancelled", 0)
+            chips.refund(db, code)
 
     def begin_round(
         self, code: str, version: int, number: int, byes: Sequence[int], tables: Sequence[TableRow],
@@ -166,10 +210,20 @@ class TournamentStore:
                     tournament=code, round=number, number=t.number, room=t.room,
                     seats=json.dumps(list(t.seats))))
 
-    def finish(self, code: str, version: int, number: int) -> None:
-        """The last round is over: the tournament is finished. Raises Moved, writing nothing."""
+    def finish(self, code: str, version: int, number: int, shares: dict[str, int] | None = None) -> None:
+        """The last round is over: the tournament is finished and its pool, if it has one, paid
+        out as ``shares`` (chips by player) in the same transaction: once, however many times
+        this is called. Raises Moved (or chips.ChipsError), writing nothing."""
         with storage_errors("could not save the tournament"), self.engine.begin() as db:
             _bump(db, code, version, "running", "finished", number)
+            if shares is not None:
+                chips.pay_entries(db, code, shares)
+
+    def pool(self, code: str) -> tuple[int, dict[str, int]] | None:
+        """The tournament's pool of entry fees (None: free): its chips, and each player's payout."""
+        with storage_errors("could not read the pool"), self.engine.connect() as db:
+            total = db.execute(select(chip_pools.c.total).where(chip_pools.c.game == code)).scalar()
+            return None if total is None else (int(total), chips.paid(db, code))
 
     def record(self, code: str, number: int, table: int, result: dict[str, Any], game: str) -> bool:
         """Write a finished table's result, once; True if this call wrote it."""

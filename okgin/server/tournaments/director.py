@@ -1,12 +1,14 @@
 """Runs tournaments' rounds over rooms: makes each round's tables, keeps them playing, records
 each finished match from its stored game, and pairs the next round when all have finished.
 
-Every process runs a director; for each running tournament one of them holds a lease in the
-store (``claim``) and does the work, renewing it every tick, so a process that dies is replaced
-once its lease runs out. Each step reads the store and is safe to repeat: a table's room is
-made once (its code was stored with the round), a result is written once, and the next round
-is written compare-and-set on the tournament's version, so it starts once even if two
-processes decide it together.
+Every process runs a director; it starts the open tournaments whose set start time has come
+(whichever process writes the start first; the other's is refused by the version), and for each
+running tournament one of them holds a lease in the store (``claim``) and does the work,
+renewing it every tick, so a process that dies is replaced once its lease runs out. Each step
+reads the store and is safe to repeat: a table's room is made once (its code was stored with
+the round), a result is written once, and the next round is written compare-and-set on the
+tournament's version, so it starts once even if two processes decide it together; the last
+round's end pays the pool of entry fees in the same write.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 import anyio.to_thread
 
@@ -25,7 +28,8 @@ from okgin.server.rooms.live import PROCESS, LiveRoom
 from okgin.server.rooms.room import Phase, Room, Seat, new_code
 from okgin.server.store.storage import StorageError
 from okgin.server.store.tournament_store import Moved, StoredTournament, TableRow, TournamentStore
-from okgin.server.tournaments.plan import match_result, next_round, round_over
+from okgin.server.tournaments.events import Tournaments
+from okgin.server.tournaments.plan import match_result, next_round, pool_shares, round_over
 from okgin.server.tournaments.settings import Settings
 
 log = logging.getLogger("okgin.server")
@@ -67,6 +71,11 @@ class Director:
                 await asyncio.wait_for(self._poked.wait(), self.tick)
 
     async def look(self) -> None:
+        for code in await anyio.to_thread.run_sync(self.store.due, time.time()):
+            try:  # its set time has come: computer players fill the empty places
+                await anyio.to_thread.run_sync(Tournaments(self.store).start, code, None)
+            except Exception:
+                log.exception("tournament %s: starting it at its set time failed", code)
         for code in await anyio.to_thread.run_sync(self.store.running):
             try:
                 if await anyio.to_thread.run_sync(self.store.claim, code, PROCESS, self.lease):
@@ -145,11 +154,12 @@ class Director:
     def _advance(self, event: StoredTournament, settings: Settings) -> None:
         """Every table of the round is over: the next round, or the end (once, compare-and-set).
 
-        Entry is free: a prize pool would be paid out here when the tournament finishes."""
+        The last round over, the pool of entry fees is paid out in the transaction that finishes
+        the tournament: a second director's attempt finds it moved on and pays nothing."""
         upcoming = next_round(event, settings)
         with contextlib.suppress(Moved):
             if upcoming is None:
-                self.store.finish(event.code, event.version, event.round)
+                self.store.finish(event.code, event.version, event.round, pool_shares(event, settings))
                 return
             number = event.round + 1
             tables = [TableRow(number, i, new_code(), seats) for i, seats in enumerate(upcoming.tables)]

@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from okgin.errors import OkginError
 from okgin.server.rooms.room import COMPUTER_NAMES, clean_name, new_code
+from okgin.server.store.chips import ChipsError, Short
 from okgin.server.store.tournament_store import Entrant, Moved, StoredTournament, TableRow, TournamentStore
 from okgin.server.tournaments.plan import next_round
 from okgin.server.tournaments.settings import Settings, TournamentError
@@ -30,7 +31,7 @@ class Tournaments:
     def create(self, host: str, settings: Settings) -> str:
         """A new open tournament; returns its code (its link is ``/t/<code>``)."""
         code = new_code()
-        self.store.create(code, host, settings.to_data())
+        self.store.create(code, host, settings.to_data(), settings.fee)
         return code
 
     def load(self, code: str) -> StoredTournament:
@@ -45,8 +46,7 @@ class Tournaments:
         def attempt() -> bool:
             event = self.load(code)
             settings = Settings.from_data(event.data)
-            if event.status != "open":
-                raise TournamentError("the tournament has started: you can watch it")
+            _must_be_open(event, "you can watch it")
             if any(e.player == player for e in event.entrants):
                 raise TournamentError("you have already joined this tournament")
             if len(event.entrants) >= settings.places:
@@ -55,23 +55,52 @@ class Tournaments:
                 entrant = Entrant(len(event.entrants), clean_name(name), player=player)
             except OkginError as error:
                 raise TournamentError(str(error)) from None
-            self.store.join(code, event.version, entrant)
+            try:
+                self.store.join(code, event.version, entrant, settings.fee)
+            except Short as short:
+                raise TournamentError(f"the entry fee is {short.stake} chips and you have {short.balance}: "
+                                      "you can join another day, or a free tournament") from None
+            except ChipsError as error:
+                raise TournamentError(str(error)) from None
             return settings.auto and len(event.entrants) + 1 == settings.places
 
         if _retried(attempt):
             self.start(code, None)
 
+    def leave(self, code: str, player: str) -> None:
+        """``player`` withdraws their entry before the start; an entry fee is given back in full."""
+        def attempt() -> None:
+            event = self.load(code)
+            _must_be_open(event, "an entry cannot be withdrawn now")
+            if not any(e.player == player for e in event.entrants):
+                raise TournamentError("you have not joined this tournament")
+            self.store.leave(code, event.version, player)
+
+        _retried(attempt)
+
+    def cancel(self, code: str, by: str) -> None:
+        """The host cancels the tournament before its start; every entry fee is given back."""
+        def attempt() -> None:
+            event = self.load(code)
+            if by != event.host:
+                raise TournamentError("only the host can cancel the tournament")
+            _must_be_open(event, "it can no longer be cancelled")
+            self.store.cancel(code, event.version)
+
+        _retried(attempt)
+
     def start(self, code: str, by: str | None) -> None:
         """Start: the empty places go to computer players and round 1 is paired. ``by``: the
-        player asking (only the host may), None when the last place was just taken.
-
-        Entry is free: an entry fee would be taken here, in round 1's transaction."""
+        player asking (only the host may), None when the last place was just taken. Entry fees
+        were taken as each person joined; computer players pay none."""
         def attempt() -> None:
             event = self.load(code)
             if by is not None and by != event.host:
                 raise TournamentError("only the host can start the tournament")
             if event.status != "open":
-                raise TournamentError("the tournament has already started")
+                cancelled = event.status == "cancelled"
+                raise TournamentError("the tournament was cancelled by its host" if cancelled
+                                      else "the tournament has already started")
             settings = Settings.from_data(event.data)
             computers = [_computer(seed, k, settings) for k, seed in
                          enumerate(range(len(event.entrants), settings.places))]
@@ -86,6 +115,13 @@ class Tournaments:
         except TournamentError:
             if by is not None:
                 raise  # (a start when full that another process made first is no error)
+
+
+def _must_be_open(event: StoredTournament, otherwise: str) -> None:
+    if event.status == "cancelled":
+        raise TournamentError("the tournament was cancelled by its host")
+    if event.status != "open":
+        raise TournamentError(f"the tournament has started: {otherwise}")
 
 
 def _computer(seed: int, k: int, settings: Settings) -> Entrant:

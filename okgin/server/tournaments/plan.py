@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from okgin.match import Match
 from okgin.pairing import Round, Standing, TableResult, knockout_round, round_robin, standings, swiss_round
-from okgin.prizes import penalty_points
+from okgin.prizes import penalty_points, split_pool
 from okgin.server.store.tournament_store import StoredTournament
 from okgin.server.tournaments.settings import Settings
 
@@ -71,6 +71,33 @@ def final_order(event: StoredTournament, settings: Settings) -> list[int]:
         return order
     gone, last = out_in(event), event.round + 1
     return sorted(order, key=lambda e: -gone.get(e, last))
+
+
+def penalties(event: StoredTournament) -> dict[int, int]:
+    """Each entrant's penalty points over the tournament: the sum over their matches (a bye: 0)."""
+    total = {e.seed: 0 for e in event.entrants}
+    for t in event.tables:
+        if t.result is not None:
+            for seed, points in zip(t.result["order"], t.result["penalties"], strict=True):
+                total[seed] += points
+    return total
+
+
+def pool_shares(event: StoredTournament, settings: Settings) -> dict[str, int] | None:
+    """A finished tournament's pool of entry fees split among the people who paid (by player):
+    the pool's winner is the first of them in the final order, and each one's penalty points
+    are their sum over the tournament (``penalties``): 004's rule, as at a staked table
+    (docs/tournaments.md, "Entry fees and the pool"). None for a free tournament."""
+    if not settings.fee:
+        return None
+    people = [e for e in event.entrants if e.player is not None]
+    if len(people) < 2:
+        return {e.player: settings.fee for e in people if e.player is not None}
+    place = {seed: n for n, seed in enumerate(final_order(event, settings))}
+    people.sort(key=lambda e: place[e.seed])
+    lost = penalties(event)
+    chips = split_pool(settings.fee * len(people), 0, [lost[e.seed] for e in people], settings.prizes)
+    return {e.player: c for e, c in zip(people, chips, strict=True) if e.player is not None}
 
 
 def match_result(match: Match, seats: tuple[int, ...]) -> dict[str, list[int]]:

@@ -6,14 +6,18 @@ the field and what it may be.
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from okgin.errors import OkginError
+from okgin.prizes import PrizeRules
 from okgin.rules import PRESETS, Rules
 from okgin.server.rooms.room import LEVELS, TIMERS
+from okgin.server.rooms.stakes import StakeError, TableStakes
 
 FORMATS = ("swiss", "knockout", "round-robin")
 MAX_PLACES = 64
@@ -41,19 +45,28 @@ class Settings:
     timer: int | None = None
     """Each table's turn timer (seconds; None: off): a person who lets it run out has that move
     made for them, as at any room's table."""
+    fee: int = 0
+    """Each person's entry fee in play chips (0: free), held in the tournament's pool."""
+    prizes: PrizeRules = field(default_factory=PrizeRules)
+    """How the pool is split at the end (the tables' options: docs/tournaments.md, "Entry fees")."""
+    starts: float | None = None
+    """When a director starts it (Unix time; None: when the host does, or when full)."""
 
     def to_data(self) -> dict[str, Any]:
         return {"format": self.format, "table": self.table, "places": self.places,
                 "rules": self.rules.to_json(), "rounds": self.rounds, "levels": list(self.levels),
-                "auto": self.auto, "timer": self.timer}
+                "auto": self.auto, "timer": self.timer,
+                "stakes": TableStakes(self.fee, self.prizes).to_json(), "starts": self.starts}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Settings:
+        stakes = TableStakes.from_json(data.get("stakes"))
         return cls(data["format"], data["table"], data["places"], Rules.from_json(data["rules"]),
-                   data["rounds"], tuple(data["levels"]), data["auto"], data.get("timer"))
+                   data["rounds"], tuple(data["levels"]), data["auto"], data.get("timer"),
+                   stakes.stake, stakes.prizes, data.get("starts"))
 
 
-def read_settings(form: dict[str, str]) -> Settings:
+def read_settings(form: dict[str, str], now: float | None = None) -> Settings:
     """The settings in a create form's fields. Raises TournamentError naming the bad field."""
     fmt = form.get("format", "")
     if fmt not in FORMATS:
@@ -73,7 +86,46 @@ def read_settings(form: dict[str, str]) -> Settings:
     if timer not in ("", "off", *choices):
         raise TournamentError("timer must be off or one of " + ", ".join(choices) + " seconds")
     seconds = int(timer) if timer.isdigit() else None
-    return Settings(fmt, table, places, rules, rounds, levels, form.get("auto") == "on", seconds)
+    stakes = _stakes(form)
+    return Settings(fmt, table, places, rules, rounds, levels, form.get("auto") == "on", seconds,
+                    stakes.stake, stakes.prizes, _starts(form, time.time() if now is None else now))
+
+
+MAX_AHEAD = 30 * 86_400
+"""The furthest ahead a start may be set: 30 days."""
+
+
+def _starts(form: dict[str, str], now: float) -> float | None:
+    """The set start time: a UTC time (YYYY-MM-DDTHH:MM, seconds optional) ahead of ``now``."""
+    text = form.get("starts", "").strip()
+    if not text:
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        moment = None
+    if moment is not None and moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    if moment is None or not now < moment.timestamp() <= now + MAX_AHEAD:
+        raise TournamentError("the start time is a UTC time within 30 days ahead, as YYYY-MM-DDTHH:MM, "
+                              f"not {text[:30]!r}")
+    return moment.timestamp()
+
+
+def _stakes(form: dict[str, str]) -> TableStakes:
+    """The entry fee and the pool's split, checked as a table's stake and split are."""
+    fee = form.get("fee", "").strip() or "0"
+    cutoff = form.get("cutoff", "").strip() or "50"
+    try:
+        if not fee.isdigit():
+            raise StakeError(f"the entry fee is a whole number of chips (0: free), not {fee[:20]!r}")
+        if not cutoff.isdigit():
+            raise StakeError(f"the cutoff is a whole number of penalty points, not {cutoff[:20]!r}")
+        stakes = TableStakes.read(int(fee), form.get("split", "").strip() or "scaled", int(cutoff))
+    except StakeError as error:
+        message = str(error).replace("the stake is", "the entry fee is")
+        raise TournamentError(message) from None
+    return stakes
 
 
 def _number(form: dict[str, str], name: str, least: int, most: int) -> int:

@@ -1,12 +1,16 @@
-"""Rate limits: token buckets per connection, per address and per seat, for messages, new
-games and new connections.
+"""Rate limits: token buckets per connection, per player, per address and per seat, for
+messages, new games, coach questions, new connections and new guests.
 
 A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each message spends one.
 An empty bucket refuses with a clear error, so one client flooding the server costs the
-others nothing but the reading of its frames. A new connection spends its address's budget,
-unless it presents a valid seat token: many players may share one address (an office, a
-school, a phone carrier's NAT) and all come back at once after a restart, so a player's
-connection spends its seat's budget instead.
+others nothing but the reading of its frames. Many people may share one address (an office,
+a school, a phone carrier's NAT), so a connection known to be a real player (its session took
+a seat, or it presented a valid seat token) spends its player's budgets, as strict as one connection's, not
+its address's; anonymous connections (no session, or a session with no seat) share their
+address's. A new connection with a session spends its session's connection budget and its
+address's budget for people; one without spends its address's, unless it presents a valid seat
+token (a player coming back after a restart). An address makes guests (sessions) only so fast,
+so a flooder cannot make itself many players.
 """
 
 from __future__ import annotations
@@ -39,6 +43,16 @@ class Limits:
     coach_burst: float = 10.0
     address_coach: float = 4.0
     address_coach_burst: float = 20.0
+    # The players behind one address together: each seated player has a connection's budgets,
+    # and an address may make players (guests, seats) only so fast; this ceiling bounds what a
+    # flooder gains by making many, far above what a school of people at a person's pace needs
+    # (a question a turn, a game every few minutes, a few messages a turn).
+    address_player_messages: float = 2000.0
+    address_player_message_burst: float = 5000.0
+    address_player_games: float = 10.0
+    address_player_game_burst: float = 200.0
+    address_player_coach: float = 40.0
+    address_player_coach_burst: float = 200.0
     # A flooder closed for flooding opens another connection: each costs a handshake and the
     # reading of what it sends before it is closed again, so they are limited per address too.
     # The burst is what a few tabs opened at once need, not more: an idle flooder's full
@@ -53,6 +67,17 @@ class Limits:
     # so only this many may fail before its connections are closed unread again.
     address_token_failures: float = 1.0
     address_token_failure_burst: float = 10.0
+    # A page opened with its session cookie: its session's connections (what a person's reloads
+    # need), within its address's budget for people (a class or an office opening the page at
+    # once); past either, it is counted as an anonymous connection.
+    session_connections: float = 1.0
+    session_connection_burst: float = 10.0
+    address_session_connections: float = 20.0
+    address_session_connection_burst: float = 100.0
+    # Guests (a browser's first page, which makes a session): a school's pages all at once, then
+    # one every few seconds; past it, the page is served without a session (as anonymous).
+    address_guests: float = 0.5
+    address_guest_burst: float = 100.0
 
 
 class Bucket:
@@ -112,27 +137,43 @@ class AddressBuckets:
 
 
 NO_ADDRESS_LIMITS = Limits(address_messages=0, address_games=0, address_coach=0, address_connections=0,
-                           address_token_failures=0)
+                           address_token_failures=0, address_session_connections=0, address_guests=0,
+                           address_player_messages=0, address_player_games=0, address_player_coach=0)
 """For a load test from one address (`okgin serve --no-address-limits`)."""
 
 
 class Limiter:
-    """The server's limits: one per address shared by its connections, one per connection."""
+    """The server's limits: per address shared by its anonymous connections, per player shared
+    by a player's connections, and one set per connection."""
 
     def __init__(self, limits: Limits | None = None) -> None:
-        self.limits = limits or Limits()
-        self._messages = AddressBuckets(self.limits.address_messages, self.limits.address_message_burst)
-        self._games = AddressBuckets(self.limits.address_games, self.limits.address_game_burst)
-        self._coach = AddressBuckets(self.limits.address_coach, self.limits.address_coach_burst)
-        self._connections = AddressBuckets(
-            self.limits.address_connections, self.limits.address_connection_burst)
-        self._seats = AddressBuckets(self.limits.seat_connections, self.limits.seat_connection_burst)
-        self._token_failures = AddressBuckets(
-            self.limits.address_token_failures, self.limits.address_token_failure_burst)
+        self.limits = limit = limits or Limits()
+        self.messages = AddressBuckets(limit.address_messages, limit.address_message_burst)
+        self.games = AddressBuckets(limit.address_games, limit.address_game_burst)
+        self.coaching = AddressBuckets(limit.address_coach, limit.address_coach_burst)
+        # A player's budgets are a connection's: players do not share them with their address.
+        self.player_messages = AddressBuckets(limit.messages, limit.message_burst)
+        self.player_games = AddressBuckets(limit.games, limit.game_burst)
+        self.player_coaching = AddressBuckets(limit.coach, limit.coach_burst)
+        self.players_messages = AddressBuckets(
+            limit.address_player_messages, limit.address_player_message_burst)
+        self.players_games = AddressBuckets(limit.address_player_games, limit.address_player_game_burst)
+        self.players_coaching = AddressBuckets(limit.address_player_coach, limit.address_player_coach_burst)
+        self.connections = AddressBuckets(limit.address_connections, limit.address_connection_burst)
+        self._seats = AddressBuckets(limit.seat_connections, limit.seat_connection_burst)
+        self._sessions = AddressBuckets(limit.session_connections, limit.session_connection_burst)
+        self._people = AddressBuckets(limit.address_session_connections,
+                                      limit.address_session_connection_burst)
+        self._guests = AddressBuckets(limit.address_guests, limit.address_guest_burst)
+        self._token_failures = AddressBuckets(limit.address_token_failures, limit.address_token_failure_burst)
 
-    def for_connection(self, address: str) -> ConnectionLimits:
-        """A new connection's limits. Raises RateLimited when its address opens too many."""
-        if not self._connections.take(address):
+    def for_connection(self, address: str, player: str | None = None) -> ConnectionLimits:
+        """A new connection's limits; ``player``: its session's player, if it has a live session.
+        Raises RateLimited when its address opens too many."""
+        if player is not None and self._sessions.bucket(player).has_one() and self._people.take(address):
+            self._sessions.take(player)
+            return ConnectionLimits(self, address, spent_address=False)
+        if not self.connections.take(address):
             raise RateLimited(OVER_ADDRESS)
         return ConnectionLimits(self, address)
 
@@ -141,7 +182,11 @@ class Limiter:
         budget: counted against the seat. Raises RateLimited when the seat reconnects too often."""
         if not self._seats.take(seat):
             raise RateLimited(OVER_SEAT)
-        return ConnectionLimits(self, address, seat)
+        return ConnectionLimits(self, address, spent_address=False)
+
+    def may_make_guest(self, address: str) -> bool:
+        """Spend one of ``address``'s new guests; False when it makes them too fast."""
+        return self._guests.take(address)
 
     def may_check_token(self, address: str) -> bool:
         """May an address over its budget have a seat token looked up (it has not failed too often)?"""
@@ -150,36 +195,57 @@ class Limiter:
     def token_failed(self, address: str) -> None:
         self._token_failures.take(address)
 
+    def seat_returned(self, address: str, seat: str) -> None:
+        """A connection counted against its address presented ``seat``'s valid token: the
+        address gets its connection back, and the seat spends one instead (when it has one)."""
+        if self._seats.take(seat):
+            self.connections.bucket(address).give_back()
+
 
 OVER_ADDRESS = "too many connections from your address: wait a few seconds"
 OVER_SEAT = "too many connections for your seat: wait a few seconds"
 
 
 class ConnectionLimits:
-    """One connection's buckets, and its address's (a player's coach questions: its seat's)."""
+    """One connection's buckets, and whose it shares: its address's, or once it is a real
+    player, its player's."""
 
-    def __init__(self, limiter: Limiter, address: str, seat: str | None = None) -> None:
+    def __init__(self, limiter: Limiter, address: str, spent_address: bool = True) -> None:
         limits = limiter.limits
         self._limiter = limiter
         self._address = address
-        self._seat = seat
+        self._spent_address = spent_address
+        self.owner: str | None = None
+        """The player this connection counts against (None: anonymous, its address)."""
         self._messages = Bucket(limits.messages, limits.message_burst)
         self._games = Bucket(limits.games, limits.game_burst)
         self._coach = Bucket(limits.coach, limits.coach_burst)
 
-    def player(self, seat: str) -> None:
-        """This connection, counted against its address, presented ``seat``'s valid token: the
-        address gets its connection back and the seat spends one instead (when it has one); its
-        coach questions are counted against the seat from now on, not the address."""
-        self._seat = seat
-        if self._limiter._seats.take(seat):
-            self._limiter._connections.bucket(self._address).give_back()
+    def returned(self, seat: str) -> None:
+        """This connection presented ``seat``'s valid token (see ``Limiter.seat_returned``)."""
+        if self._spent_address:
+            self._spent_address = False
+            self._limiter.seat_returned(self._address, seat)
+
+    def player(self, owner: str) -> None:
+        """This connection took a seat as ``owner`` (a session's player, or a seat token's seat):
+        from now on its messages, new games and coach questions are counted against that
+        player, not its address. The first seat taken names it for the connection's life."""
+        if self.owner is None:
+            self.owner = owner
 
     def message(self) -> RateLimited | None:
-        """Count one message; the error to answer when this connection or address sends too many."""
+        """Count one message; the error to answer when this connection or player (or anonymous:
+        address) sends too many."""
         if not self._messages.take():
             return RateLimited(f"too many messages: at most {self._limiter.limits.messages:g} a second")
-        if not self._limiter._messages.take(self._address):
+        limiter = self._limiter
+        if self.owner is not None:
+            if not limiter.player_messages.take(self.owner):
+                return RateLimited(f"too many messages: at most {limiter.limits.messages:g} a second")
+            if not limiter.players_messages.take(self._address):
+                return RateLimited("too many messages from your address: slow down")
+        elif not limiter.messages.take(self._address):
             return RateLimited("too many messages from your address: slow down")
         return None
 
@@ -187,15 +253,19 @@ class ConnectionLimits:
         """Count one new game or room. Raises RateLimited when too many are made too fast."""
         if not self._games.take():
             raise RateLimited("too many new games: wait a few seconds")
-        if not self._limiter._games.take(self._address):
+        limiter, address = self._limiter, self._address
+        if self.owner is not None and not limiter.player_games.take(self.owner):
+            raise RateLimited("too many new games: wait a few seconds")
+        if not (limiter.games if self.owner is None else limiter.players_games).take(address):
             raise RateLimited("too many new games from your address: wait a few seconds")
 
     def coach(self) -> None:
         """Count one hint, advice or review. Raises RateLimited when asked too often."""
+        too_many = f"too many coach questions: at most {self._limiter.limits.coach:g} a second"
         if not self._coach.take():
-            raise RateLimited(f"too many coach questions: at most {self._limiter.limits.coach:g} a second")
-        if self._seat is not None:  # players behind one address each ask for their own seat
-            if not self._limiter._coach.take(f"seat {self._seat}"):
-                raise RateLimited("too many coach questions for your seat: wait a few seconds")
-        elif not self._limiter._coach.take(self._address):
+            raise RateLimited(too_many)
+        limiter, address = self._limiter, self._address
+        if self.owner is not None and not limiter.player_coaching.take(self.owner):
+            raise RateLimited(too_many)
+        if not (limiter.coaching if self.owner is None else limiter.players_coaching).take(address):
             raise RateLimited("too many coach questions from your address: wait a few seconds")

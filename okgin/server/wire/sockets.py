@@ -70,7 +70,6 @@ class Connection:
 
     def __init__(
         self, websocket: WebSocket, hall: Hall, limits: ConnectionLimits, settings: Settings,
-        player: bool = False,
     ) -> None:
         self.websocket = websocket
         self.hall = hall
@@ -82,8 +81,6 @@ class Connection:
         self._last_id: int | None = None
         self._refused = 0
         self._malformed = 0
-        self._player = player
-        """Counted as a returning player (against its seat, not its address)."""
         self.metrics: Metrics = websocket.app.state.metrics
         self.players: Players = websocket.app.state.players
         session = session_of(websocket)
@@ -250,9 +247,8 @@ class Connection:
         if seat is None:
             raise WireError("that seat token is not valid here: open the link again to watch",
                             Code.BAD_TOKEN)
-        if not self._player:
-            self._player = True
-            self.limits.player(f"{live.room.code}:{seat}")
+        self.limits.returned(f"{live.room.code}:{seat}")
+        self.limits.player(self._owner(live, seat))
         return seat
 
     # -- in a room ------------------------------------------------------------------------
@@ -372,6 +368,12 @@ class Connection:
 
     # -- helpers --------------------------------------------------------------------------
 
+    def _owner(self, live: LiveRoom, seat: int) -> str:
+        """Whose budgets a seated page spends: its session's player, else (a program that came
+        back with a seat token) its seat's. A page without a session that only made a game is
+        not known to be a person: it stays on its address's budgets (see ``limits``)."""
+        return f"player {self.player_id}" if self.player_id is not None else f"seat {live.room.code}:{seat}"
+
     def _seed(self, message: Message) -> int | None:
         seed = seed_field(message)
         if seed is not None and not self.settings.allow_seeds:
@@ -399,6 +401,8 @@ class Connection:
         if self.live is not live or self.watcher.seat != seat:
             await self._leave()
         self.live = live
+        if seat is not None and self.player_id is not None:  # a session took a seat: a real player
+            self.limits.player(self._owner(live, seat))
         self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach, only_game)
         code = live.room.code if only_game is None else None  # an id never leads to the room
         joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": code,
@@ -459,9 +463,10 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     limiter: Limiter = state.limiter
     address = websocket.client.host if websocket.client else "unknown"
+    session = session_of(websocket)
     first: str | None = None
     try:
-        limits = limiter.for_connection(address)
+        limits = limiter.for_connection(address, None if session is None else session.player)
     except RateLimited as error:  # only a player coming back with its seat token is read on
         try:
             limits, first = await returning_player(websocket, state.hall, limiter, address, error)
@@ -470,4 +475,4 @@ async def game_socket(websocket: WebSocket) -> None:
             with contextlib.suppress(Exception):
                 await websocket.close(1008, str(refused))
             return
-    await Connection(websocket, state.hall, limits, settings, player=first is not None).run(first)
+    await Connection(websocket, state.hall, limits, settings).run(first)
