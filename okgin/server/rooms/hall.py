@@ -98,6 +98,13 @@ class Hall:
         self.broker.subscribe(live.channel, live.on_message)
         return live
 
+    def serving(self, live: LiveRoom) -> LiveRoom:
+        """The room as this process serves it now: ``live``, served again if it was let go
+        while a page was on its way to it (its last watcher left meanwhile), or the one loaded
+        since. A page attached to a room let go would hear nothing of the others' changes."""
+        current = self._live.get(live.room.code)
+        return self._serve(live) if current is None else current
+
     def forget_if_idle(self, live: LiveRoom) -> None:
         """Drop a room from memory once nobody watches it and no computer thinks (it stays stored)."""
         if live.idle and self._live.get(live.room.code) is live:
