@@ -1,6 +1,6 @@
 """Server CPU per acknowledged action at hand 1 and at hand 10 of a game (a benchmark, not a test).
 
-    nice -n 10 .venv/bin/python bench/bench_action_cpu.py --rooms 8 --hands 10 --before c64e1ae
+    nice -n 10 .venv/bin/python bench/bench_action_cpu.py --rooms 8 --hands 10 --runs 3 --before c64e1ae
     nice -n 10 .venv/bin/python bench/bench_action_cpu.py --processes 2 --before c64e1ae
     nice -n 10 .venv/bin/python bench/bench_action_cpu.py --processes 2 --nginx
 
@@ -18,7 +18,8 @@ action waits for its ack and for both seats' states. The servers' CPU (user + sy
 /proc/<pid>/stat, added up) over each hand, divided by the hand's acknowledged actions (moves
 and the deal of the next hand), is the figure: it should not grow with the hand number when
 what a change writes and reads does not grow with the game. Builds are measured one after the
-other in the same run, on the same machine at the same load.
+other in the same run, on the same machine at the same load; with ``--runs N`` they take turns
+N times and each hand's figure is the median of its N runs.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -80,11 +82,12 @@ def _states(client: Client) -> int:
     """How many state frames ``client`` has received (its frames are read as they come)."""
     count = sum(1 for text in client.frames if text.startswith('{"type":"state"'))
     client.frames.clear()
-    _SEEN[id(client)] = _SEEN.get(id(client), 0) + count
-    return _SEEN[id(client)]
+    _SEEN[client] = _SEEN.get(client, 0) + count
+    return _SEEN[client]
 
 
-_SEEN: dict[int, int] = {}
+_SEEN: dict[Client, int] = {}
+"""By the client itself, not its id: a later run's client may be given a closed one's id."""
 
 
 class Room:
@@ -175,6 +178,7 @@ def main() -> None:
     parser.add_argument("--before", default=None, help="a git revision to measure beside this tree")
     parser.add_argument("--nginx", action="store_true", help="the processes behind deploy/okgin.conf")
     parser.add_argument("--redis", action="store_true", help="one process with --broker redis:// too")
+    parser.add_argument("--runs", type=int, default=1, help="runs of each build, in turn (medians shown)")
     args = parser.parse_args()
     ROUTED[0] = args.nginx
     builds: list[tuple[str, Path | None]] = [("this tree", None)]
@@ -182,32 +186,52 @@ def main() -> None:
         builds.insert(0, (f"before ({args.before})", build_source(args.before)))
     postgres = Postgres().start()
     redis = Redis().start() if args.processes == 2 or args.redis else None
+    runs: dict[str, list[list[float]]] = {name: [] for name, _ in builds}
     try:
-        for name, source in builds:
-            url = postgres.fresh_database()
-            servers = [start_server(url, source, redis.url if redis else None) for _ in range(args.processes)]
-            front = Nginx([port for _, port in servers], address_limits=False).start() if args.nginx else None
-            try:
-                ws_urls = [f"ws://127.0.0.1:{port}/ws" for _, port in servers]
-                if front is not None:
-                    ws_urls = [front.url.replace("http://", "ws://") + "/ws"]
-                pids = [process.pid for process, _ in servers]
-                figures = asyncio.run(measure(ws_urls, pids, args.rooms, args.hands))
-            finally:
-                if front is not None:
-                    front.stop()
-                for process, _ in servers:
-                    process.terminate()
-                    process.wait(10)
-            where = f"{args.processes} process{'es' if args.processes == 2 else ''}"
-            print(f"{name}: server CPU per acknowledged action, {args.rooms} rooms of 2, PostgreSQL, "
-                  f"{where}{' behind nginx' if args.nginx else ''}")
-            for number, cpu, acked in figures:
-                print(f"  hand {number:2}: {cpu / acked * 1000:5.2f} ms ({acked} actions, {cpu:.2f} s)")
+        for _ in range(args.runs):  # the builds in turn, run after run: the same load for each
+            for name, source in builds:
+                figures = run_build(postgres, redis, source, args)
+                runs[name].append([cpu / acked * 1000 for _, cpu, acked in figures])
+                print(f"{name}: " + " ".join(f"{ms:.2f}" for ms in runs[name][-1]), flush=True)
     finally:
         postgres.stop()
         if redis is not None:
             redis.stop()
+    where = f"{args.processes} process{'es' if args.processes == 2 else ''}"
+    print(f"server CPU per acknowledged action (ms), {args.rooms} rooms of 2, PostgreSQL, {where}"
+          f"{' behind nginx' if args.nginx else ''}{', --broker redis' if args.redis else ''}; "
+          f"the median of {args.runs} run{'s' if args.runs > 1 else ''} for each hand")
+    names = list(runs)
+    print("| hand | " + " | ".join(names) + (" | ratio |" if len(names) == 2 else " |"))
+    for number in range(args.hands):
+        cells = [statistics.median(run[number] for run in runs[name]) for name in names]
+        ratio = f" | {cells[1] / cells[0]:.2f} |" if len(cells) == 2 else " |"
+        print(f"| {number + 1} | " + " | ".join(f"{cell:.2f}" for cell in cells) + ratio)
+    overall = [statistics.median(ms for run in runs[name] for ms in run) for name in names]
+    print("| all hands | " + " | ".join(f"{cell:.2f}" for cell in overall)
+          + (f" | {overall[1] / overall[0]:.2f} |" if len(overall) == 2 else " |"))
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+
+
+def run_build(
+    postgres: Postgres, redis: Redis | None, source: Path | None, args: argparse.Namespace,
+) -> list[tuple[int, float, int]]:
+    """One build measured once: fresh database, fresh servers (and nginx), all its hands."""
+    url = postgres.fresh_database()
+    servers = [start_server(url, source, redis.url if redis else None) for _ in range(args.processes)]
+    front = Nginx([port for _, port in servers], address_limits=False).start() if args.nginx else None
+    try:
+        ws_urls = [f"ws://127.0.0.1:{port}/ws" for _, port in servers]
+        if front is not None:
+            ws_urls = [front.url.replace("http://", "ws://") + "/ws"]
+        pids = [process.pid for process, _ in servers]
+        return asyncio.run(measure(ws_urls, pids, args.rooms, args.hands))
+    finally:
+        if front is not None:
+            front.stop()
+        for process, _ in servers:
+            process.terminate()
+            process.wait(10)
 
 
 if __name__ == "__main__":

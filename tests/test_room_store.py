@@ -1,24 +1,37 @@
-"""Rooms in the store: compare-and-set saves, and abandoned unfinished games removed."""
+"""Rooms in the store: compare-and-set saves (on SQLite and PostgreSQL), and abandoned unfinished
+games removed."""
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from real_servers import Postgres
 
 from okgin.rules import preset
 from okgin.server.rooms.games import Game
-from okgin.server.rooms.room import Room
+from okgin.server.rooms.room import Room, Seat
 from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.seats import matches
 from okgin.server.store.room_store import Conflict, GameWrite
-from okgin.server.store.storage import Store
+from okgin.server.store.storage import StorageError, Store
 
 
-def solo_room(tmp_path: Path) -> tuple[Store, RoomStore, Game, Room, str]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new empty store on each database the server runs on."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'g.db'}"
+    postgres: Postgres = request.getfixturevalue("postgres")
+    return postgres.fresh_database()
+
+
+def solo_room(url: str) -> tuple[Store, RoomStore, Game, Room, str]:
     """A store holding one solo room (a person against `easy`) and its new game."""
-    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    store = Store(url)
     rooms = RoomStore(store)
     game = Game.deal(preset("oklahoma"), seed=2)
     room, token = Room.solo_game(game.match.rules, ["easy"])
@@ -29,8 +42,8 @@ def solo_room(tmp_path: Path) -> tuple[Store, RoomStore, Game, Room, str]:
     return store, rooms, game, room, token
 
 
-def test_saves_are_compare_and_set_and_idle_games_go(tmp_path: Path) -> None:
-    store, rooms, game, room, token = solo_room(tmp_path)
+def test_saves_are_compare_and_set_and_idle_games_go(store_url: str) -> None:
+    store, rooms, game, room, token = solo_room(store_url)
     first, second = rooms.load(room.code), rooms.load(room.code)
     assert first is not None and second is not None and first.version == 0
     assert matches(token, first.seats[0].token_hash) and token not in str(first.to_data())
@@ -48,11 +61,11 @@ def test_saves_are_compare_and_set_and_idle_games_go(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_room_appends_its_games_new_rows_compare_and_set(tmp_path: Path) -> None:
+def test_a_room_appends_its_games_new_rows_compare_and_set(store_url: str) -> None:
     """A change writes the game's new log rows after the version it was made from (its version
     grows by the rows), a finished game carries its winner and scores, and rows made from an
     out-of-date version write nothing, the room included."""
-    store, rooms, game, room, _ = solo_room(tmp_path)
+    store, rooms, game, room, _ = solo_room(store_url)
     created = store.load(game.id)
     game.apply(game.match.current.legal_actions()[0])  # type: ignore[union-attr]
     rooms.save(room, GameWrite(game.id, game.version, game.unsaved()))
@@ -70,3 +83,59 @@ def test_a_room_appends_its_games_new_rows_compare_and_set(tmp_path: Path) -> No
     assert created.levels == (None, "easy") and saved.record == game.record(room.names)
     assert not saved.finished and finished.finished
     assert (finished.winner, finished.scores) == (1, (20, 170))
+
+
+def test_a_move_from_an_out_of_date_room_writes_nothing(store_url: str) -> None:
+    """The room's compare-and-set holds on its own: rows that follow the game's stored version
+    but come with an out-of-date room write neither the room, nor the game, nor its log."""
+    store, rooms, game, room, _ = solo_room(store_url)
+    other = rooms.load(room.code)
+    assert other is not None
+    rooms.save(other)  # another process changed the room (a seat, say): version 1
+    game.apply(game.match.current.legal_actions()[0])  # type: ignore[union-attr]
+    with pytest.raises(Conflict):
+        rooms.save(room, GameWrite(game.id, game.version, game.unsaved()))
+    stored = store.load(game.id)
+    assert rooms.version(room.code) == 1 and room.version == 0
+    assert stored is not None and stored.version == game.version == 1
+    assert store.log_after(game.id, 1) == []
+    store.close()
+
+
+def test_a_move_whose_connection_was_cut_is_not_saved_and_the_next_one_is(postgres: Postgres) -> None:
+    """A pooled connection the database dropped (a restart, a failover): the move's save is a
+    one-line StorageError and writes nothing; the broken connection leaves the pool, so the
+    same move saved again goes through on a new one."""
+    import psycopg
+
+    store, rooms, game, room, _ = solo_room(postgres.fresh_database())
+    game.apply(game.match.current.legal_actions()[0])  # type: ignore[union-attr]
+    rooms.save(room, GameWrite(game.id, game.version, game.unsaved()))
+    game.saved(1)
+    database = store.engine.url.database
+    with psycopg.connect(postgres.url(str(database)).replace("postgresql+psycopg", "postgresql"),
+                         autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      "WHERE datname = %s AND pid <> pg_backend_pid()", (database,))
+    game.apply(game.match.current.legal_actions()[0])  # type: ignore[union-attr]
+    write = GameWrite(game.id, game.version, game.unsaved())
+    with pytest.raises(StorageError, match=r"^could not save the room: ") as refused:
+        rooms.save(room, write)
+    assert "\n" not in str(refused.value)
+    assert room.version == 1 and rooms.version(room.code) == 1
+    rooms.save(room, write)
+    game.saved(1)
+    stored = store.load(game.id)
+    store.close()
+    assert room.version == 2 and stored is not None and stored.version == 3
+    assert stored.record == game.record(room.names)
+
+
+def test_a_room_and_every_field_of_its_seats_read_back_as_saved() -> None:
+    room, _ = Room.create(preset("oklahoma-big-gin").replace(target=200), 3, "Ann", timer=30)
+    room.seats[1] = Seat("person", "Ben", None, "a-hash", 12.5, "easy", False)
+    room.seats[2] = Seat("computer", "Kit", "hard", None, None, None, True)
+    room.deadline = 99.5
+    assert set(room.seats[1].to_data()) == {f.name for f in fields(Seat)}
+    back = Room.from_data(room.code, room.version, json.loads(json.dumps(room.to_data())))
+    assert back == room and back.rules_json() == room.rules.to_json() != "oklahoma-big-gin"

@@ -370,3 +370,25 @@ def test_a_friends_room_is_never_stood_in_for_without_its_host() -> None:
     room.sit(1, "Bob")
     room.went_away(1, now=0.0)
     assert not room.stand_in_for(1, now=100.0) and room.levels() == [None, None]
+
+
+def test_a_spectator_who_sits_at_a_table_nobody_else_watches_still_hears_it(server: ServerProcess) -> None:
+    """The host goes (the room leaves the process's memory: nobody watches it); Bea opens the
+    link and takes a seat, the room's only watcher on this process while her page swaps its
+    spectator's window for a seat's; the host comes back and starts: Bea is shown the game."""
+
+    async def go() -> dict[str, Any]:
+        host = await open_room(server.ws_url, 2, "Ann", SHORT | {"preset": "oklahoma"})
+        room, token = host.room, host.token
+        await host.close()
+        guest = await take_seat(server.ws_url, str(room), 1, "Bea")
+        back = await Client.connect(server.ws_url)
+        assert (await back.request({"type": "enter", "room": room, "token": token}))["type"] == "ack"
+        assert (await back.request({"type": "start"}))["type"] == "ack"
+        state = await wait_for(guest, lambda m: m["type"] == "state", timeout=10)
+        await back.close()
+        await guest.close()
+        return state
+
+    state = run(go())
+    assert state["view"]["seat"] == 1 and len(state["view"]["hand"]) == 10

@@ -3,7 +3,7 @@ by its link from two browser contexts, computer players take the other two place
 plays their own table from the tournament's page round after round (or sits out a bye), and
 both pages end on the same final standings; its entry fee of 100 chips makes a pool of 200 that
 both pages show split by 004's rule, and each profile's wallet agrees; axe-core finds nothing
-serious on its pages."""
+serious on its pages. The host sets the short hands it plays in the form's House rules panel."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 from browser_play import mouse_turn
 from conftest import new_context
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from table_helpers import axe
 
@@ -97,9 +97,17 @@ def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
     ann.fill('input[name="target"]', "5")
     ann.fill('input[name="rounds"]', "3")
     ann.fill('input[name="levels"]', "easy")
-    ann.fill('input[name="house"]', '{"hand_size": 4}')  # short hands: a short test
+    # Short hands make a short test: set in the House rules panel, where a bad value is refused
+    # beside its field and changes nothing.
+    ann.fill("#rule-hand_size", "99")
+    ann.locator("#rule-hand_size").blur()
+    expect(ann.locator("#rule-hand_size-error")).to_contain_text("a whole number from 3 to 24")
+    assert ann.input_value("#house") == ""
+    ann.fill("#rule-hand_size", "4")
+    ann.locator("#rule-hand_size").blur()
+    assert json.loads(ann.input_value("#house")) == {"hand_size": 4}
     ann.fill('input[name="fee"]', "100")  # a paid tournament: 100 chips from each person
-    ann.click("form.tournament-form button")
+    ann.click("form.tournament-form button[type=submit]")
     ann.wait_for_url("**/t/*", timeout=WAIT)
     link = ann.url
     axe(ann, "an open tournament's page")

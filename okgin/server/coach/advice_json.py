@@ -22,11 +22,13 @@ def notation(action: Action) -> str:
     return rest if head.isdigit() else text
 
 
-_TEXT = {card: str(card) for card in DECK}
+_TEXT = tuple(str(card) for card in DECK)
+"""Each card's notation by its index (a dataclass's hash, asked for every card of every frame,
+cost more than the rest of writing it)."""
 
 
 def cards(values: Sequence[Card]) -> list[str]:
-    return [_TEXT[card] for card in values]
+    return [_TEXT[card.index] for card in values]
 
 
 

@@ -73,7 +73,7 @@ async def _list(request: Request, error: str, status: int, form: dict[str, str] 
     session = session_of(request)
     if session is not None:
         body += "<h2>Make a tournament</h2>" + _create_form(html.escape(session.csrf), form or {})
-    return page(TITLE, body, status=status)
+    return page(TITLE, body, scripts=("houserules.js", "tournament.js"), status=status)
 
 
 def _fee(data: dict[str, Any]) -> str:
@@ -100,22 +100,34 @@ def _create_form(csrf: str, old: dict[str, str]) -> str:
         f'<input type="hidden" name="csrf" value="{csrf}"><p>'
         + choice("format", "Format", FORMATS, "swiss") + number("places", "Places", 2, MAX_PLACES, "8")
         + number("table", "Players at a table", 2, 4, "2") + "</p><p>"
-        + choice("preset", "Rules", list(PRESETS), "oklahoma")
+        + choice("preset", "Rules", list(PRESETS), "oklahoma").replace("<select ", '<select id="preset" ', 1)
         + number("target", "Match target", *TARGETS, "100")
         + number("rounds", "Swiss rounds (empty: as needed)", 1, MAX_PLACES - 1, "")
         + choice("timer", "Turn timer (seconds)", ["off", *(str(t) for t in TIMERS if t)], "off")
         + "</p><p>" + number("fee", "Entry fee in chips (0: free)", 0, MAX_STAKE, "0")
         + choice("split", "Pool split", ["scaled", "proportional"], "scaled")
         + number("cutoff", "Nothing beyond (penalty points)", 1, MAX_CUTOFF, "50")
-        + f'</p><p><label>House rules (JSON, optional) <input name="house" '
-        f'value="{html.escape(old.get("house", ""))}"></label></p>'
-        f'<p><label>Computer players for empty places <input name="levels" '
+        + "</p>" + _house_rules(old.get("house", ""))
+        + f'<p><label>Computer players for empty places <input name="levels" '
         f'value="{html.escape(old.get("levels", "normal"))}" required></label> '
         f'<small>({", ".join(LEVELS)}, taken in turn)</small></p>'
         f'<p><label><input type="checkbox" name="auto"{checked}> Start when every place is taken</label> '
         f'<label>or at (UTC) <input name="starts" type="datetime-local" step="1" '
         f'value="{html.escape(old.get("starts", ""))}"></label></p>'
         "<p><button type=submit class=primary>Make the tournament</button></p></form>"
+    )
+
+
+def _house_rules(house: str) -> str:
+    """The House rules panel (static/houserules.js, as in the game's Rules dialog): each rule in
+    players' words, kept as JSON in the hidden field ``house`` that the form sends."""
+    return (
+        '<fieldset class=house-rules><legend>House rules</legend><p id="preset-text"></p>'
+        '<div id="rule-fields"><noscript>The house rules need JavaScript; without it the tournament '
+        "plays the rules chosen above as they are.</noscript></div>"
+        '<p id="rules-error" class=error role=alert></p>'
+        '<p><button type=button id="rules-reset">Back to these rules as they are</button></p>'
+        f'<input type="hidden" name="house" id="house" value="{html.escape(house)}"></fieldset>'
     )
 
 

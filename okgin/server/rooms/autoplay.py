@@ -53,8 +53,25 @@ class Autoplay:
     def wake(self) -> None:
         """Start the computer players if one is to act (one task per room at a time)."""
         if self._bots is None or self._bots.done():
-            self._bots = asyncio.get_running_loop().create_task(self._play_bots())
+            loop, live = asyncio.get_running_loop(), self.live
+            if self._computer_to_act():
+                self._bots = loop.create_task(self._play_bots())
+            else:  # as the computer players do when they stop
+                loop.call_soon(live.hall.forget_if_idle, live)
         self.arm_timer()
+
+    def _computer_to_act(self) -> bool:
+        """Is a computer player to act (or, at a tournament's table of computers between hands,
+        to deal), by what the room holds now (off its lock: a change on its way wakes us again
+        when it is made; ``_bot_turn`` looks again under the lock)? A table of people alone
+        starts no task after each of their moves."""
+        game = self.live.game
+        if game is None:
+            return False
+        seat = game.to_act()
+        if seat is None:
+            return self._deals(game)
+        return self.live.room.levels()[seat] is not None
 
     async def _play_bots(self) -> None:
         live = self.live

@@ -30,15 +30,24 @@ def arrangement_json(shown: Arrangement) -> dict[str, Any]:
     }
 
 
-def view_json(view: SeatView) -> dict[str, Any]:
-    """Everything ``view`` holds, as JSON; plus this seat's own melds and deadwood."""
+@functools.lru_cache(maxsize=8192)
+def _hand_arrangement(mask: int) -> dict[str, Any]:
+    """``arrangement_json`` of the hand ``mask`` (shared: never changed once made). A seat's
+    hand stays as it was while the others move: its arrangement is not worked out again for
+    each of their moves (it depends on those cards alone, so it is the same for anyone)."""
+    return arrangement_json(arrangement_of_mask(mask))
+
+
+def view_json(view: SeatView, history: list[str] | None = None) -> dict[str, Any]:
+    """Everything ``view`` holds, as JSON; plus this seat's own melds and deadwood.
+    ``history``: the view's history as ``history_json`` writes it, if already made."""
     return {
         "seat": view.seat,
         "phase": str(view.phase),
         "to_act": view.to_act,
         "dealer": view.dealer,
         "hand": cards(view.hand),
-        "arrangement": arrangement_json(arrangement_of_mask(view.hand_mask)),
+        "arrangement": _hand_arrangement(view.hand_mask),
         "hand_sizes": list(view.hand_sizes),
         "stock_count": view.stock_count,
         "discards": cards(view.discards),
@@ -47,7 +56,7 @@ def view_json(view: SeatView) -> dict[str, Any]:
         "multiplier": view.multiplier,
         "taken": str(view.taken) if view.taken else None,
         "picked": [cards(taken) for taken in view.picked],
-        "history": [notation_with_seat(action) for action in view.history],
+        "history": history_json(view.history) if history is None else history,
         "legal": [notation(action) for action in view.legal],
         "after_discard": best_discard_of_mask(view.hand_mask)[0] if len(view.hand) > _dealt(view) else None,
         "knock_options": {
@@ -60,7 +69,7 @@ def view_json(view: SeatView) -> dict[str, Any]:
     }
 
 
-def public_view_json(view: PublicView) -> dict[str, Any]:
+def public_view_json(view: PublicView, history: list[str] | None = None) -> dict[str, Any]:
     """A spectator's view, in the shape of ``view_json`` with every private field empty."""
     return {
         "seat": None, "phase": str(view.phase), "to_act": view.to_act, "dealer": view.dealer,
@@ -68,7 +77,7 @@ def public_view_json(view: PublicView) -> dict[str, Any]:
         "hand_sizes": list(view.hand_sizes), "stock_count": view.stock_count,
         "discards": cards(view.discards), "upcard": str(view.upcard), "knock_limit": view.knock_limit,
         "multiplier": view.multiplier, "taken": None, "picked": [cards(taken) for taken in view.picked],
-        "history": [notation_with_seat(action) for action in view.history], "legal": [],
+        "history": history_json(view.history) if history is None else history, "legal": [],
         "after_discard": None, "knock_options": {}, "scores": list(view.scores), "target": view.target,
         "result": result_json(view.result) if view.result else None,
     }
@@ -76,6 +85,10 @@ def public_view_json(view: PublicView) -> dict[str, Any]:
 
 def _dealt(view: SeatView) -> int:
     return view.rules.cards_each
+
+
+def history_json(history: Sequence[Action]) -> list[str]:
+    return [notation_with_seat(action) for action in history]
 
 
 @functools.lru_cache(maxsize=4096)

@@ -24,6 +24,7 @@ from okgin.server.refusals import ProtocolError
 from okgin.server.rooms.frames import (
     advice_json,
     final_json,
+    notation_with_seat,
     public_view_json,
     sheet_json,
     view_json,
@@ -47,6 +48,8 @@ class Game:
         self.version = 0
         """The log rows of this game the store holds (``unsaved`` gives the ones after them)."""
         self._logged = (0, 0)  # (hands whose deal is logged, actions of the last of them logged)
+        self._shown_history: tuple[Hand, list[str]] | None = None
+        self._shown_sheet: tuple[int, list[dict[str, Any]]] | None = None
 
     @classmethod
     def deal(cls, rules: Rules, seed: int | None = None) -> Game:
@@ -123,23 +126,56 @@ class Game:
         event: str | None = None,
     ) -> dict[str, Any]:
         """The state message for ``seat`` (None: a spectator): only what that seat may see."""
+        return self.frames([(seat, coach)], names, levels, event)[seat, coach]
+
+    def frames(
+        self, keys: Sequence[tuple[int | None, bool]], names: Sequence[str],
+        levels: Sequence[str | None], event: str | None = None,
+    ) -> dict[tuple[int | None, bool], dict[str, Any]]:
+        """The state message for each (seat, coach) of ``keys`` (seat None: a spectator), each
+        from that seat's own view; what every seat sees alike (the history, the score sheet,
+        the names) is made once for them all."""
         match = self.match
-        if seat is None:
-            view: dict[str, Any] = public_view_json(public_view(match.hands[-1], match.totals))
-            coached = None
-        else:
-            seat_view = match.view(seat)
-            view = view_json(seat_view)
-            coached = advice_json(advice(seat_view, list(names))) if coach else None
-        return {
+        shared = {
             "type": "state", "game": self.id, "names": list(names),
             # levels[seat - 1]: the computer level of each seat after the first (null: a person).
             "levels": list(levels[1:]), "seat_levels": list(levels), "rules": self._rules,
-            "hand_number": len(match.hands), "event": event, "view": view, "totals": list(match.totals),
+            "hand_number": len(match.hands), "event": event, "totals": list(match.totals),
             "won": list(match.won),  # what counts toward the target (penalties do not)
-            "sheet": sheet_json(match.hands),
-            "final": final_json(match.final, match.rules) if match.final else None, "coach": coached,
+            "sheet": self._sheet(),
+            "final": final_json(match.final, match.rules) if match.final else None,
         }
+        history = self._history()
+        made = {}
+        for seat, coach in keys:
+            coached = None
+            if seat is None:
+                view = public_view_json(public_view(match.hands[-1], match.totals), history)
+            else:
+                seat_view = match.view(seat)
+                view = view_json(seat_view, history)
+                if coach:
+                    coached = advice_json(advice(seat_view, list(names)))
+            made[seat, coach] = {**shared, "view": view, "coach": coached}
+        return made
+
+    def _history(self) -> list[str]:
+        """The hand's public history as frames write it: each action's text made once (a copy:
+        frames already made may not have been sent yet)."""
+        hand = self.match.hands[-1]
+        if self._shown_history is None or self._shown_history[0] is not hand:
+            self._shown_history = (hand, [])
+        texts = self._shown_history[1]
+        texts.extend(notation_with_seat(action) for action in hand.public_actions[len(texts):])
+        return list(texts)
+
+    def _sheet(self) -> list[dict[str, Any]]:
+        """The score sheet, its lines for finished hands made once (they never change)."""
+        hands = self.match.hands
+        finished = len(hands) - (hands[-1].result is None if hands else 0)
+        if self._shown_sheet is None or self._shown_sheet[0] != finished:
+            self._shown_sheet = (finished, sheet_json(hands))
+        return self._shown_sheet[1]
 
     def head(self, names: Sequence[str]) -> dict[str, Any]:
         """The record's head (format, rules, players): stored once, with the game's row."""

@@ -27,8 +27,12 @@ class Hall:
 
     def __init__(
         self, rooms: RoomStore, broker: Broker, thinking: Thinking, presence: Presence | None = None,
+        finished: Callable[[str, bool], None] | None = None,
     ) -> None:
         self.rooms = rooms
+        self.finished = finished
+        """Told (in a worker thread) each game this process saw finish, and whether it was a
+        game against the computer (solo): the app rates it (players/rating_store)."""
         self.store = rooms.store
         self.broker = broker
         self.thinking = thinking
@@ -93,6 +97,13 @@ class Hall:
         self._live[live.room.code] = live
         self.broker.subscribe(live.channel, live.on_message)
         return live
+
+    def serving(self, live: LiveRoom) -> LiveRoom:
+        """The room as this process serves it now: ``live``, served again if it was let go
+        while a page was on its way to it (its last watcher left meanwhile), or the one loaded
+        since. A page attached to a room let go would hear nothing of the others' changes."""
+        current = self._live.get(live.room.code)
+        return self._serve(live) if current is None else current
 
     def forget_if_idle(self, live: LiveRoom) -> None:
         """Drop a room from memory once nobody watches it and no computer thinks (it stays stored)."""

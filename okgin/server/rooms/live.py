@@ -60,6 +60,16 @@ class Watcher:
         self.seat = seat
         self.coach = coach
         self.only_game = only_game
+        self._room_shown: dict[str, Any] | None = None
+
+    def room_changed(self, frame: dict[str, Any]) -> bool:
+        """Is the room ``frame`` shows new to this watcher (its version aside)? A move leaves
+        the room as it was: the page is then sent the state alone."""
+        shown = {**frame, "version": None}
+        if shown == self._room_shown:
+            return False
+        self._room_shown = shown
+        return True
 
 
 class LiveRoom:
@@ -82,24 +92,29 @@ class LiveRoom:
     # -- changes --------------------------------------------------------------------------
 
     async def commit(self, mutate: Callable[[], Change]) -> Change:
-        """Run ``mutate`` and save, in a thread; publish the change; wake the computer players."""
+        """Run ``mutate``, save, and make this process's watchers' frames, in one thread job;
+        send them; publish the change (for the other processes); wake the computer players."""
         refused: OkginError | None = None
         async with self.lock:
-            before = self.room.version
+            before, watchers = self.room.version, list(self.watchers)
             try:
-                change = await anyio.to_thread.run_sync(self._mutate_and_save, mutate)
+                change, frames = await anyio.to_thread.run_sync(self._change, mutate, watchers)
             except OkginError as error:
                 if self.room.version <= before:
                     raise
                 refused = error
+            else:
+                if frames is not None:  # shown here, made in the change's own job: not again when published
+                    self._pushed = self.room.version
+                    _send(watchers, frames)
         if refused is not None:  # the refusal's reload found changes we never heard of: show them
             await self._show_stored(self.room.version)
             raise refused
         if not change.save:
             return change
-        if change.game and self.room.solo and self.game is not None and self.game.match.final:
-            self._record_results(self.game)
-        self.autoplay.arm_timer()  # before the frames are made: they carry the new turn's deadline
+        if change.game and self.game is not None and self.game.match.final:
+            self._game_over(self.game)
+        self.autoplay.arm_timer()  # the new turn's deadline (saved with the change, in its frames)
         await self.hall.broker.publish(self.channel, {
             "room": self.room.code, "version": self.room.version, "event": change.event, "from": PROCESS,
         })
@@ -107,6 +122,21 @@ class LiveRoom:
         if self.room.tournament is not None and self.room.phase is Phase.FINISHED and change.game:
             self.hall.table_finished(self.room.tournament)
         return change
+
+    def _change(
+        self, mutate: Callable[[], Change], watchers: list[Watcher],
+    ) -> tuple[Change, list[list[dict[str, Any]]] | None]:
+        """The change saved, and the frames it shows ``watchers`` (None: nothing to show, or
+        the frames failed, and the change stays made: they are made again when it is published).
+        One thread job for both: each hop to a worker thread and back costs the event loop too."""
+        change = self._mutate_and_save(mutate)
+        if not change.save:
+            return change, None
+        try:
+            return change, self._frames(watchers, change.event)
+        except Exception:
+            log.exception("room %s: could not make the frames of %s", self.room.code, change.event)
+            return change, None
 
     def _mutate_and_save(self, mutate: Callable[[], Change], again: bool = True) -> Change:
         # Another process may have changed the room since we last heard (its broker message
@@ -153,12 +183,18 @@ class LiveRoom:
             raise
         return change
 
-    def _record_results(self, game: Game) -> None:
-        """A finished game against the computer: its statistics (seconds of reviews, in a thread;
-        the game no longer changes, and nobody waits for them)."""
-        engine, names = self.hall.store.engine, list(self.room.names)
-        asyncio.get_running_loop().run_in_executor(
-            None, lambda: statistics.record_finished(engine, game.id, game.record(names)))
+    def _game_over(self, game: Game) -> None:
+        """A finished game: the hall is told (it is rated), and a game against the computer gets
+        its statistics (seconds of reviews). In threads: the game no longer changes, and nobody
+        waits for them."""
+        engine, names, solo, finished = self.hall.store.engine, list(self.room.names), self.room.solo, \
+            self.hall.finished
+        loop = asyncio.get_running_loop()
+        if finished is not None:
+            loop.run_in_executor(None, finished, game.id, solo)
+        if solo:
+            loop.run_in_executor(
+                None, lambda: statistics.record_finished(engine, game.id, game.record(names)))
 
     def _behind(self) -> bool:
         """True when the stored room is newer than ours (only asked after a refusal)."""
@@ -301,6 +337,8 @@ class LiveRoom:
                 watcher.send({"type": "said", **message["say"]})
             return
         version = int(message.get("version", 0))
+        if version <= self._pushed and not message.get("resync"):
+            return  # shown already (our own change, heard back; a broker may deliver twice)
         async with self.lock:
             if message.get("resync"):  # the broker was down: events may be missed, read the store
                 await anyio.to_thread.run_sync(self._reload)
@@ -313,29 +351,36 @@ class LiveRoom:
             self._pushed = version
             watchers = list(self.watchers)
             frames = await anyio.to_thread.run_sync(self._frames, watchers, message.get("event"))
-        for watcher, sent in zip(watchers, frames, strict=True):
-            for frame in sent:
-                watcher.send(frame)
+            _send(watchers, frames)
 
     def _frames(self, watchers: list[Watcher], event: str | None) -> list[list[dict[str, Any]]]:
-        """Each watcher's room and state messages; one state per distinct (seat, coach)."""
+        """Each watcher's room (when it changed for them) and state messages; each room frame
+        made once (with each seat's ``you``, and the code for those with the link), each state
+        once per distinct (seat, coach)."""
         if self._diverged:
             self._reload()
-        made: dict[tuple[int | None, bool], dict[str, Any]] = {}
-        out: list[list[dict[str, Any]]] = []
         if event and not (event[0].isdigit() or event in ("deal", "reshuffle")):
             event = None  # a room's own event (a seat taken, someone away): not a move to show
+        shown = [w for w in watchers if w.only_game is None or w.only_game == self.room.game]
+        # (A spectator who came by an earlier game's id is not carried into the next one.)
+        rooms: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        if shown:
+            room = self.room_frame(None)
+            for seat, linked in dict.fromkeys((w.seat, w.only_game is None) for w in shown):
+                rooms[seat, linked] = {**room, "you": seat, "code": room["code"] if linked else None}
+        states: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        if self.game is not None:
+            states = self.game.frames(list(dict.fromkeys((w.seat, w.coach) for w in shown)),
+                                      self.room.names, self.room.levels(), event)
+        out: list[list[dict[str, Any]]] = []
         for watcher in watchers:
-            if watcher.only_game is not None and watcher.only_game != self.room.game:
-                out.append([])  # came by an earlier game's id: not carried into the next one
-                continue
-            sent = [self.room_frame(watcher.seat, watcher.only_game is None)]
-            if self.game is not None:
-                key = (watcher.seat, watcher.coach)
-                if key not in made:
-                    made[key] = self.game.frame(watcher.seat, self.room.names, self.room.levels(),
-                                                watcher.coach, event)
-                sent.append(made[key])
+            sent = []
+            if watcher in shown:
+                room = rooms[watcher.seat, watcher.only_game is None]
+                if watcher.room_changed(room):
+                    sent.append(room)
+                if states:
+                    sent.append(states[watcher.seat, watcher.coach])
             out.append(sent)
         return out
 
@@ -350,9 +395,8 @@ class LiveRoom:
     async def show(self, watcher: Watcher) -> None:
         """Send one watcher the room and the game as they are now."""
         async with self.lock:
-            (frames,) = await anyio.to_thread.run_sync(self._frames, [watcher], None)
-        for frame in frames:
-            watcher.send(frame)
+            frames = await anyio.to_thread.run_sync(self._frames, [watcher], None)
+            _send([watcher], frames)
 
     async def say(self, seat: int, phrase: str) -> None:
         said = {"seat": seat, "name": self.room.names[seat], "phrase": phrase}
@@ -403,7 +447,11 @@ class LiveRoom:
         self.room.came_back(seat)
         return Change("back")
 
-    async def detach(self, watcher: Watcher) -> None:
+    async def detach(self, watcher: Watcher, staying: bool = False) -> None:
+        """``watcher`` goes; the room leaves this process's memory when nobody is left, unless
+        the same page is ``staying`` (it swaps its window: a spectator who sits, a player who
+        leaves the table and watches), or it would come back to a room this process no
+        longer serves nor hears."""
         self.watchers.discard(watcher)
         seat = watcher.seat
         still_here = any(other.seat == seat for other in self.watchers)
@@ -411,7 +459,8 @@ class LiveRoom:
             with contextlib.suppress(Exception):  # Redis down: the mark runs out by itself
                 await self.hall.presence.release(self.room.code, seat)
             await self.mark_away()
-        self.hall.forget_if_idle(self)
+        if not staying:
+            self.hall.forget_if_idle(self)
 
     async def _hold(self, seats: list[int]) -> None:
         try:
@@ -472,6 +521,13 @@ class LiveRoom:
     def wake(self) -> None:
         """Start the computer players if one is to act, and the turn timer if it runs."""
         self.autoplay.wake()
+
+
+def _send(watchers: list[Watcher], frames: list[list[dict[str, Any]]]) -> None:
+    """Each watcher its frames (in the order made: under the room's lock, version by version)."""
+    for watcher, sent in zip(watchers, frames, strict=True):
+        for frame in sent:
+            watcher.send(frame)
 
 
 def _changed(method: Any, *args: Any, event: str = "room") -> Change:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from typing import Any
 
+import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -71,7 +71,7 @@ class RedisBroker(Subscribers):
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Deliver to our subscribers now, then to the other processes through Redis."""
         await self._deliver(channel, message)
-        payload = json.dumps({"origin": self.origin, "message": message}, separators=(",", ":"))
+        payload = orjson.dumps({"origin": self.origin, "message": message})
         try:
             await self._redis.publish(PREFIX + channel, payload)
         except (RedisError, OSError) as error:
@@ -120,13 +120,15 @@ class RedisBroker(Subscribers):
         if raw.get("type") != "pmessage":
             return
         channel = _text(raw["channel"])[len(PREFIX):]
+        if channel not in self._subscribers:
+            return  # a room this process does not serve: every process hears every room's events
         try:
-            envelope = json.loads(raw["data"])
+            envelope = orjson.loads(raw["data"])
             message, origin = envelope["message"], envelope["origin"]
         except (ValueError, KeyError, TypeError):
             log.warning("ignored a malformed broker message on %s", channel)
             return
-        if origin != self.origin and isinstance(message, dict) and channel in self._subscribers:
+        if origin != self.origin and isinstance(message, dict):
             self._queue(channel, message)
 
     def _queue(self, channel: str, message: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ import math
 import secrets
 import time
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -57,6 +57,11 @@ class Seat:
     left: bool = False
     """The person left the table during a game: a computer player has the seat, under their name."""
 
+    def to_data(self) -> dict[str, Any]:
+        """Every field, as stored (``dataclasses.asdict`` deep-copies each value: six times the cost)."""
+        return {"kind": self.kind, "name": self.name, "level": self.level, "token_hash": self.token_hash,
+                "away_since": self.away_since, "stand_in": self.stand_in, "left": self.left}
+
     def public(self, now: float, grace: float) -> dict[str, Any]:
         away = self.kind == "person" and self.away_since is not None
         waited = now - self.away_since if away and self.away_since is not None else 0.0
@@ -94,6 +99,8 @@ class Room:
     """A tournament's table (its code): one match, no host, no rematch; its computer players
     play on with nobody watching, deal the next hand when no person is there to, and stand in
     for a person away past ``away_grace`` without anyone asking (see ``autoplay``)."""
+    _rules_json: tuple[Rules, str | dict[str, Any]] | None = field(default=None, compare=False, repr=False)
+    """``rules.to_json()`` and the rules it was made from: written at every change and frame."""
 
     # -- making one ----------------------------------------------------------------------
 
@@ -161,7 +168,7 @@ class Room:
         return {
             "type": "room", "code": self.code, "phase": str(self.phase), "host": self.host,
             "seats": [seat.public(now, self.away_grace) for seat in self.seats],
-            "rules": self.rules.to_json(), "target": self.rules.target,
+            "rules": self.rules_json(), "target": self.rules.target,
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
             "away_grace": self.away_grace, "tournament": self.tournament, **self.stakes.to_json(),
@@ -314,9 +321,15 @@ class Room:
 
     # -- storage --------------------------------------------------------------------------
 
+    def rules_json(self) -> str | dict[str, Any]:
+        """The rules' record form (made once for the rules the room holds; do not change it)."""
+        if self._rules_json is None or self._rules_json[0] is not self.rules:
+            self._rules_json = (self.rules, self.rules.to_json())
+        return self._rules_json[1]
+
     def to_data(self) -> dict[str, Any]:
         """Everything but ``version`` and ``code`` (their own columns), as JSON-ready data."""
-        return {"rules": self.rules.to_json(), "seats": [asdict(seat) for seat in self.seats],
+        return {"rules": self.rules_json(), "seats": [seat.to_data() for seat in self.seats],
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
                 "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),

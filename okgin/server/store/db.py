@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import orjson
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, NoSuchModuleError, SQLAlchemyError
@@ -43,6 +43,30 @@ def open_engine(url: str) -> Engine:
 
 
 @contextlib.contextmanager
+def one_statement(engine: Engine, doing: str) -> Iterator[Any]:
+    """A pooled connection's driver connection, in autocommit, for a statement that is a
+    transaction of its own (PostgreSQL: one round trip; SQLAlchemy's Connection adds a BEGIN
+    before it and a COMMIT or a ROLLBACK after it, two more). A failure is a one-line
+    StorageError saying ``doing``; a connection it broke is dropped from the pool."""
+    with storage_errors(doing):
+        pooled = engine.raw_connection()
+    driver: Any = pooled.driver_connection
+    try:
+        driver.autocommit = True
+        try:
+            yield driver
+        finally:
+            if not driver.broken:
+                driver.autocommit = False
+    except engine.dialect.loaded_dbapi.Error as error:
+        if driver.broken or driver.closed:
+            pooled.invalidate()
+        raise StorageError(f"{doing}: {_first_line(error)}") from None
+    finally:
+        pooled.close()
+
+
+@contextlib.contextmanager
 def storage_errors(doing: str) -> Iterator[None]:
     """Turn a database failure into a StorageError with one line saying what and why."""
     try:
@@ -66,7 +90,8 @@ def _first_line(error: BaseException) -> str:
 
 
 def compact_json(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """``data`` as compact JSON text (orjson: a tenth of ``json.dumps``'s time, the same JSON)."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _checked_in(_connection: Any, record: Any) -> None:

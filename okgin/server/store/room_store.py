@@ -20,6 +20,7 @@ from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 from okgin.server.store import chips
+from okgin.server.store.db import one_statement
 from okgin.server.store.schema import game_log, games, rooms
 from okgin.server.store.storage import LogRow, Store, compact_json, game_row, storage_errors
 
@@ -99,6 +100,8 @@ class RoomTable(Generic[R]):
             room.version += 1
             return
         with storage_errors("could not save the room"), self.engine.begin() as db:
+            if game is not None:  # the game's row before the room's, as a move takes them: no deadlock
+                _write_game(db, game, now)
             written = db.execute(
                 update(rooms)
                 .where(rooms.c.code == room.code, rooms.c.version == room.version)
@@ -108,14 +111,14 @@ class RoomTable(Generic[R]):
             if written != 1:
                 raise Conflict(room.code)
             if game is not None:
-                _write_game(db, game, now)
                 _move_chips(db, room.code, game)
         room.version += 1
 
     def _save_move(self, room: R, game: GameWrite, now: float) -> None:
         """A move's save: the room, the game's row and its new log rows, compare-and-set, as
         driver SQL written once (SQLAlchemy Core built and compiled each statement anew, which
-        cost four times the database's own work); on PostgreSQL one statement, one round trip."""
+        cost four times the database's own work); on PostgreSQL one prepared statement in
+        autocommit, one round trip (in a transaction it took three: BEGIN, it, COMMIT)."""
         params = {
             "code": room.code, "version": room.version, "now": now, "phase": str(room.phase),
             "game": room.game, "data": compact_json(room.to_data()), "game_id": game.id,
@@ -123,19 +126,22 @@ class RoomTable(Generic[R]):
             "status": "finished" if game.winner is not None else None, "winner": game.winner,
             "scores": json.dumps(list(game.scores or ())) if game.winner is not None else None,
         }
+        if self.engine.dialect.name == "postgresql":
+            params["hands"] = [hand for hand, _ in game.rows]
+            params["entries"] = [entry for _, entry in game.rows]
+            with one_statement(self.engine, "could not save the room") as db:
+                counts = tuple(db.execute(_MOVE_POSTGRESQL, params, prepare=True).fetchone())
+            if counts != (1, 1):  # (0, 0): the statement wrote nothing
+                raise Conflict(room.code)
+            return
         with storage_errors("could not save the room"), self.engine.connect() as db:
-            if self.engine.dialect.name == "postgresql":
-                params["hands"] = [hand for hand, _ in game.rows]
-                params["entries"] = [entry for _, entry in game.rows]
-                written = tuple(db.exec_driver_sql(_MOVE_POSTGRESQL, params).one()) == (1, 1)
-            else:
-                written = db.exec_driver_sql(_ROOM_SQL, params).rowcount == 1
-                written = written and db.exec_driver_sql(_GAME_SQL, params).rowcount == 1
-                if written and game.rows:
-                    db.exec_driver_sql(_LOG_SQL, [
-                        {"game_id": game.id, "seq": game.version + number, "hand": hand, "entry": entry}
-                        for number, (hand, entry) in enumerate(game.rows, start=1)
-                    ])
+            written = db.exec_driver_sql(_ROOM_SQL, params).rowcount == 1
+            written = written and db.exec_driver_sql(_GAME_SQL, params).rowcount == 1
+            if written and game.rows:
+                db.exec_driver_sql(_LOG_SQL, [
+                    {"game_id": game.id, "seq": game.version + number, "hand": hand, "entry": entry}
+                    for number, (hand, entry) in enumerate(game.rows, start=1)
+                ])
             if not written:
                 db.rollback()
                 raise Conflict(room.code)
@@ -170,11 +176,11 @@ class RoomTable(Generic[R]):
         stale = (rooms.c.updated < before) & (rooms.c.phase != "finished")
         stale_games = (games.c.updated < before) & (games.c.status != "finished")
         with storage_errors("could not remove abandoned rooms"), self.engine.begin() as db:
-            if watched:
+            if watched:  # the games' rows first, as a move locks them: no deadlock with one
                 kept = rooms.c.code.in_(watched)
-                db.execute(update(rooms).where(kept).values(updated=now))
                 db.execute(update(games).where(games.c.id.in_(
                     select(rooms.c.game).where(kept).scalar_subquery())).values(updated=now))
+                db.execute(update(rooms).where(kept).values(updated=now))
             codes = [row.code for row in db.execute(select(rooms.c.code).where(stale))]
             abandoned = [row.id for row in db.execute(select(games.c.id).where(stale_games))]
             for game in chips.held_pools(db, abandoned):  # every stake back, with the game's removal
@@ -197,17 +203,18 @@ _LOG_SQL = "INSERT INTO game_log (game, seq, hand, entry) VALUES (:game_id, :seq
 """A move elsewhere (SQLite, named parameters): the room, the game's row, each new log row."""
 
 _MOVE_POSTGRESQL = """
-WITH room AS (
+WITH locked AS (
+    SELECT id FROM games WHERE id = %(game_id)s AND version = %(game_version)s FOR UPDATE
+), room AS (
     UPDATE rooms SET version = %(version)s + 1, updated = %(now)s, phase = %(phase)s, game = %(game)s,
         data = %(data)s
-    WHERE code = %(code)s AND version = %(version)s
-        AND EXISTS (SELECT FROM games WHERE id = %(game_id)s AND version = %(game_version)s)
+    WHERE code = %(code)s AND version = %(version)s AND EXISTS (SELECT FROM locked)
     RETURNING code
 ), game AS (
     UPDATE games SET version = %(new_version)s, updated = %(now)s,
         status = COALESCE(%(status)s::varchar, status), winner = COALESCE(%(winner)s::int, winner),
         scores = COALESCE(%(scores)s::text, scores)
-    WHERE id = %(game_id)s AND version = %(game_version)s AND EXISTS (SELECT FROM room)
+    WHERE id = (SELECT id FROM locked) AND version = %(game_version)s AND EXISTS (SELECT FROM room)
     RETURNING id
 ), log AS (
     INSERT INTO game_log (game, seq, hand, entry)
@@ -216,8 +223,11 @@ WITH room AS (
 )
 SELECT (SELECT count(*) FROM room), (SELECT count(*) FROM game)
 """
-"""A move on PostgreSQL: the room (compare-and-set, and only if the game is at the version the
-rows follow), the game's row, its log rows; counts of the rooms and games written (1, 1)."""
+"""A move on PostgreSQL, one statement in autocommit (its own transaction: all or nothing, one
+round trip): the game's row locked at the version the rows follow, then the room
+(compare-and-set), the game's row and its log rows. Counts of the rooms and games written:
+(1, 1), or (0, 0) when either was out of date (the game's row is locked before the room is
+written, so nobody can move it on between the two: the room is written only with its game)."""
 
 
 def _move_chips(db: Connection, room: str, game: GameWrite) -> None:

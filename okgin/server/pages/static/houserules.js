@@ -1,5 +1,6 @@
 // The House rules panel: every rule in players' words, numbers checked as they are typed;
-// a bad value is refused beside its field and nothing already chosen is lost.
+// a bad value is refused beside its field and nothing already chosen is lost. The game's Rules
+// dialog and a tournament's form (/t) both show it.
 "use strict";
 const HouseRules = (() => {
   const PRESETS = {
@@ -72,6 +73,9 @@ const HouseRules = (() => {
     }
     input.name = name;
     input.id = `rule-${name}`;
+    // Inside a page's own form (a tournament's) the panel's fields are not sent: only the JSON
+    // that ctx.save keeps is (an empty form attribute gives a control no form).
+    if (ctx.outsideForm) input.setAttribute("form", "");
     return input;
   }
   function field(name, base, rules) {
@@ -115,7 +119,8 @@ const HouseRules = (() => {
     document.getElementById("rules-error").textContent = "";
     const box = document.getElementById("rule-fields");
     box.replaceChildren();
-    for (const name of Object.keys(FIELDS)) if (name in base) box.append(field(name, base, rules));
+    const skip = ctx.skip || [];  // rules the page asks for elsewhere (a tournament's match target)
+    for (const name of Object.keys(FIELDS)) if (name in base && !skip.includes(name)) box.append(field(name, base, rules));
   }
   function start() {
     if (errors.size) {
@@ -130,13 +135,15 @@ const HouseRules = (() => {
   function bind(cat, context) {
     catalogue = cat; ctx = context;
     const select = document.getElementById("preset");
-    for (const name of Object.keys(catalogue.presets)) select.add(new Option(PRESETS[name] || name, name));
+    if (!select.options.length) {  // the game's panel fills its own; a tournament's form comes filled
+      for (const name of Object.keys(catalogue.presets)) select.add(new Option(PRESETS[name] || name, name));
+    }
     select.addEventListener("change", () => { ctx.save({ preset: select.value }); draw(catalogue, ctx.rules()); });
     document.getElementById("rules-reset").addEventListener("click", () => {
       ctx.save({ preset: ctx.rules().preset || ctx.preset });
       draw(catalogue, ctx.rules());
     });
-    document.getElementById("rules-start").addEventListener("click", start);
+    document.getElementById("rules-start")?.addEventListener("click", start);  // the game's panel only
   }
   return { bind, draw, PRESETS };
 })();

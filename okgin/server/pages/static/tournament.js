@@ -1,7 +1,32 @@
-// A tournament's page: its live part (status, your table, standings, rounds) fetched again
-// every two seconds until the tournament is finished. The server escapes every name; the
-// fragment is parsed as a document and its nodes moved in (never innerHTML).
+// The tournaments' form (its House rules panel) and a tournament's page: its live part (status,
+// your table, standings, rounds) fetched again every two seconds until the tournament is
+// finished. The server escapes every name; the fragment is parsed as a document and its nodes
+// moved in (never innerHTML).
 "use strict";
+(async function () {  // the form to make one: its House rules panel writes the hidden field "house"
+  const house = document.getElementById("house");
+  if (!house) return;
+  const preset = document.getElementById("preset");
+  const table = document.querySelector('.tournament-form [name="table"]');
+  let rules = { preset: preset.value };
+  try { rules = { ...JSON.parse(house.value || "{}"), preset: preset.value }; } catch (error) { /* sent back refused: start again */ }
+  const answer = await fetch("/api/rules");
+  const catalogue = await answer.json();
+  HouseRules.bind(catalogue, {
+    rules: () => rules,
+    save: (next) => {
+      rules = next;
+      const { preset: chosen, ...changed } = next;
+      house.value = Object.keys(changed).length ? JSON.stringify(changed) : "";
+    },
+    players: () => Math.min(4, Math.max(2, Number(table.value) || 2)),
+    start: () => {},
+    preset: preset.value,
+    skip: ["target"],
+    outsideForm: true,
+  });
+  HouseRules.draw(catalogue, rules);
+})();
 (function () {
   const live = document.getElementById("live");
   if (!live) return;

@@ -1,0 +1,129 @@
+"""A live room's frames: made once per change for every watcher who sees the same thing, never
+one seat's for another, made anew at each change, and the room frame sent only when it changed."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from scripted_client import run
+from test_fairness import cards_in
+
+from okgin.rules import preset
+from okgin.server.rooms.broker import LocalBroker
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.hall import Hall
+from okgin.server.rooms.live import Change, LiveRoom, Watcher
+from okgin.server.rooms.room import Room
+from okgin.server.rooms.room_store import RoomStore
+from okgin.server.rooms.thinking import Thinking
+from okgin.server.store.storage import Store
+
+Seen = dict[str, list[dict[str, Any]]]
+WATCHERS = {  # name: (seat, coach, came by the game's id)
+    "ann": (0, False, False), "ann coached": (0, True, False), "ben": (1, False, False),
+    "linked": (None, False, False), "by id": (None, False, True),
+}
+
+
+async def _table(path: Path) -> tuple[Store, LiveRoom, Seen]:
+    """Ann and Ben's game in a room, watched from each seat (Ann's twice: once with the coach)
+    and by two spectators (one with the room's link, one who came by the game's id)."""
+    store = Store(f"sqlite:///{path}")
+    hall = Hall(RoomStore(store), LocalBroker(), Thinking())
+    room, _ = Room.create(preset("oklahoma"), 2, "Ann")
+    room.sit(1, "Ben")
+    game = Game.deal(room.rules, seed=4)
+    room.start(0, game.id)
+    live = await hall.create(room, game)
+    seen: Seen = {}
+    for name, (seat, coach, by_id) in WATCHERS.items():
+        seen[name] = []
+        await live.attach(Watcher(seen[name].append, seat, coach, game.id if by_id else None))
+    return store, live, seen
+
+
+async def _move(live: LiveRoom) -> str:
+    """The seat to act plays its first legal action; the action's text."""
+    game = live.game
+    assert game is not None
+    seat = game.to_act()
+    assert seat is not None
+    text = str(game.match.view(seat).legal[0]).split(" ", 1)[1]
+    change = await live.commit(lambda: Change(str(game.act(seat, text)), game=True))
+    assert change.event is not None
+    return change.event
+
+
+def _away(live: LiveRoom, seat: int) -> Change:
+    live.room.went_away(seat, time.time())
+    return Change("away")
+
+
+def _kinds(frames: list[dict[str, Any]]) -> list[str]:
+    return [frame["type"] for frame in frames]
+
+
+def test_each_watcher_is_sent_its_own_seats_frames_made_anew_at_each_change(tmp_path: Path) -> None:
+    async def go() -> tuple[list[Seen], list[dict[int, list[str]]], set[str]]:
+        store, live, seen = await _table(tmp_path / "g.db")
+        game = live.game
+        assert game is not None
+        after, hands = [], []
+        for _ in range(3):
+            for frames in seen.values():
+                frames.clear()
+            await _move(live)
+            after.append({name: list(frames) for name, frames in seen.items()})
+            hands.append({seat: [str(c) for c in game.match.view(seat).hand] for seat in (0, 1)})
+        hand = game.match.hands[-1]
+        public = {str(hand.deal.upcard)} | {str(c) for c in hand.discards}
+        public |= {str(c) for taken in hand.picked for c in taken}
+        store.close()
+        return after, hands, public
+
+    after, hands, public = run(go())
+    histories = []
+    for change, held in zip(after, hands, strict=True):
+        states = {name: frames[-1] for name, frames in change.items()}
+        assert all(_kinds(frames)[-1:] == ["state"] for frames in change.values()), change
+        for name, (seat, coach, _) in WATCHERS.items():
+            view = states[name]["view"]
+            assert view["seat"] == seat and (states[name]["coach"] is not None) == coach
+            own = set(held[seat]) if seat is not None else set()
+            assert view["hand"] == (held[seat] if seat is not None else [])
+            assert not cards_in(states[name]) - public - own, f"{name} was sent another seat's cards"
+        # One state per (seat, coach): Ann's two pages see the same view, each its own coach.
+        assert states["ann"]["view"] == states["ann coached"]["view"]
+        assert states["ann"] is not states["ann coached"] and states["ann"] is not states["ben"]
+        assert states["linked"] is states["by id"]  # what every spectator may see, made once
+        histories.append(states["ben"]["view"]["history"])
+    # Made anew at each change: one more action in the history each time, the frames of a
+    # change already sent not grown by the next one's.
+    assert [len(history) for history in histories] == [1, 2, 3]
+    assert histories[1][:1] == histories[0] and histories[2][:2] == histories[1]
+
+
+def test_the_room_frame_is_sent_when_the_room_changed_for_that_watcher(tmp_path: Path) -> None:
+    async def go() -> tuple[Seen, Seen, Seen, dict[str, Any]]:
+        store, live, seen = await _table(tmp_path / "g.db")
+        shown = {name: list(frames) for name, frames in seen.items()}
+        for frames in seen.values():
+            frames.clear()
+        await _move(live)
+        moved = {name: list(frames) for name, frames in seen.items()}
+        for frames in seen.values():
+            frames.clear()
+        await live.commit(lambda: _away(live, 1))  # Ben is away: the room changed
+        store.close()
+        return shown, moved, seen, live.room.public(None)
+
+    shown, moved, away, room = run(go())
+    for name, (seat, _, by_id) in WATCHERS.items():
+        rooms = [frame for frame in shown[name] if frame["type"] == "room"]
+        assert rooms and rooms[-1]["you"] == seat, f"{name} was not shown the room on coming in"
+        assert rooms[-1]["code"] == (None if by_id else room["code"])
+        assert _kinds(moved[name]) == ["state"], f"{name}: a move left the room as it was"
+        assert _kinds(away[name]) == ["room", "state"], name
+        assert away[name][0]["seats"][1]["away"] and away[name][0]["version"] == room["version"]
