@@ -1,6 +1,7 @@
 """Benchmark the computer players' speed (a script, not a test).
 
     python bench/bench_bots.py [--hands N] [--matches M] [--seed S] [--budget GUESSES]
+                               [--rules PRESET] [--seats 2-4]
 
 1. ``simple`` against ``simple``: N seeded hands of ``oklahoma`` played in this one process
    through the engine (``play_hand``: every decision gets a fresh ``SeatView``), in hands per
@@ -9,8 +10,9 @@
    this interpreter, then in ``/tmp/benchvenv`` (or ``$OKGIN_PEER_PYTHON``); it is left out
    when neither has it.
 2. Decision time of ``normal`` and ``hard`` (at its default budget unless ``--budget``): M
-   matches each against ``simple`` (one process), p50/p95/p99 per decision, both as wall
-   time and as the process's CPU time. On a quiet machine the two agree; on a shared one the
+   matches each against ``simple`` (one process; ``--rules`` and ``--seats``: the table, by
+   default ``oklahoma`` for two, the others all ``simple``), p50/p95/p99 per decision, both as
+   wall time and as the process's CPU time. On a quiet machine the two agree; on a shared one the
    wall time counts the waits for a core and the CPU time is what the decision costs.
 
 The targets (docs/bots.md): simple >= 400 hands/s; normal p95 <= 10 ms; hard p95 <= 250 ms
@@ -26,6 +28,7 @@ import random
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +38,7 @@ from okgin.actions import PlayerAction  # noqa: E402
 from okgin.bots import DEFAULT_BUDGET, Player, make_player  # noqa: E402
 from okgin.hand import Deal, Hand  # noqa: E402
 from okgin.match import Match  # noqa: E402
-from okgin.rules import preset  # noqa: E402
+from okgin.rules import Rules, preset  # noqa: E402
 from okgin.runner import play_hand, play_match  # noqa: E402
 from okgin.sim import percentile  # noqa: E402
 from okgin.view import SeatView  # noqa: E402
@@ -92,16 +95,21 @@ class _Clocked:
         return action
 
 
-def decision_times(level: str, matches: int, seed: int, budget: int | None) -> dict[str, float]:
+def decision_times(
+    level: str, matches: int, seed: int, budget: int | None, rules: Rules | None = None
+) -> dict[str, float]:
     """p50/p95/p99 in ms (wall and CPU) of ``level``'s decisions over ``matches`` matches
-    against simple, seats alternating."""
+    against ``simple`` players (``rules``: by default ``oklahoma`` for two), its seat and the
+    first dealer turning each match."""
+    rules = rules or preset("oklahoma")
+    seats = rules.players
     clocked = _Clocked(make_player(level, random.Random(seed), budget))
     rng = random.Random(seed)
     for number in range(matches):
-        players: list[Player] = [clocked, make_player("simple", random.Random(seed + number))]
-        if number % 2:
-            players.reverse()
-        play_match(players, Match(preset("oklahoma"), first_dealer=number % 2), rng)
+        others = [make_player("simple", random.Random(seed + number * seats + s)) for s in range(1, seats)]
+        turn = number % seats
+        players: list[Player] = [*others[:turn], clocked, *others[turn:]]
+        play_match(players, Match(rules, first_dealer=turn), rng)
     times: dict[str, float] = {"decisions": len(clocked.wall)}
     for clock, values in (("", clocked.wall), ("cpu_", clocked.cpu)):
         for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99)):
@@ -115,12 +123,17 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=int, default=None)
+    parser.add_argument("--rules", default="oklahoma", help="the preset of the timed matches")
+    parser.add_argument("--seats", type=int, default=None, help="players at the timed table")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    table = preset(args.rules)
+    if args.seats is not None:
+        table = replace(table, players=args.seats)
     ours = simple_selfplay(args.hands, args.seed)
     peer = openspiel_selfplay(args.hands, args.seed)
     times = {
-        level: decision_times(level, args.matches, args.seed, args.budget)
+        level: decision_times(level, args.matches, args.seed, args.budget, table)
         for level in ("normal", "hard")
     }
     if args.json:
@@ -135,7 +148,9 @@ def main() -> None:
     budget = args.budget if args.budget is not None else DEFAULT_BUDGET
     for level, t in times.items():
         extra = f" (budget {budget} guesses)" if level == "hard" else ""
-        print(f"{level}{extra}: {t['decisions']:.0f} decisions in {args.matches} matches vs simple: "
+        vs = "simple" if table.players == 2 else f"{table.players - 1} simple"
+        vs += "" if table.preset == "oklahoma" else f" ({table.preset}, {table.players} seats)"
+        print(f"{level}{extra}: {t['decisions']:.0f} decisions in {args.matches} matches vs {vs}: "
               f"p50 {t['p50_ms']:.2f} ms, p95 {t['p95_ms']:.2f} ms, p99 {t['p99_ms']:.2f} ms; "
               f"CPU p50 {t['cpu_p50_ms']:.2f} ms, p95 {t['cpu_p95_ms']:.2f} ms, "
               f"p99 {t['cpu_p99_ms']:.2f} ms (load average {os.getloadavg()[0]:.1f})")

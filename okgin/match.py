@@ -117,7 +117,7 @@ class Match:
         """Seat's view of the latest hand, with the match totals."""
         if not self.hands:
             raise IllegalActionError("no hand has been dealt")
-        return seat_view(self.hands[-1], seat, self.totals)
+        return seat_view(self.hands[-1], seat, self.totals, self.won)
 
     def _score(self, hand: Hand, result: HandResult) -> None:
         for seat, points in enumerate(result.points):

@@ -26,15 +26,17 @@ def play_hand(
     rng: random.Random,
     scores: tuple[int, ...] | None = None,
     match: Match | None = None,
+    won: tuple[int, ...] | None = None,
 ) -> None:
-    """Play ``hand`` to its end. Actions go through ``match`` when given (to score it)."""
+    """Play ``hand`` to its end. Actions go through ``match`` when given (to score it);
+    ``scores`` and ``won`` are the match's totals and points won, as the views show them."""
     apply = match.apply if match is not None else hand.apply
     for _ in range(MAX_ACTIONS):
         play_chance(hand, rng)
         seat = hand.to_act
         if seat is None:
             return
-        apply(players[seat].act(seat_view(hand, seat, scores)))
+        apply(players[seat].act(seat_view(hand, seat, scores, won)))
     raise RuntimeError(f"hand not over after {MAX_ACTIONS} actions")
 
 
@@ -46,5 +48,5 @@ def play_match(
         if match.over:
             return match
         hand = match.deal_next(rng)
-        play_hand(hand, players, rng, match.totals, match)
+        play_hand(hand, players, rng, match.totals, match, match.won)
     raise RuntimeError(f"match not over after {max_hands} hands")

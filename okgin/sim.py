@@ -120,7 +120,7 @@ def play_one(config: SimConfig, group: int, rotation: int) -> MatchStats:
         if match.over:
             break
         hand = match.start_hand(Deal.shuffle(config.rules, deals))
-        play_hand(hand, players, chance, match.totals, match)
+        play_hand(hand, players, chance, match.totals, match, match.won)
     if match.final is None:
         raise RuntimeError(f"match {group}/{rotation} not over after {config.max_hands} hands")
     if config.records is not None:

@@ -45,7 +45,7 @@ def play_in_terminal(
             seat = hand.to_act
             if seat is None:
                 break
-            view = seat_view(hand, seat, match.totals)
+            view = seat_view(hand, seat, match.totals, match.won)
             if seat != 0:
                 action = bots[seat - 1].act(view)
                 write(f"{names[seat]}: {str(action).split(' ', 1)[1]}")

@@ -46,14 +46,20 @@ class SeatView:
     target: int
     result: HandResult | None
     """Once the hand is over: every hand shown, the layoffs and the score."""
+    won: tuple[int, ...] = ()
+    """The points each seat has won toward the target (the score sheet's positive lines:
+    under penalty scoring the penalties lower ``scores`` but not this); empty: as ``scores``."""
 
     @property
     def my_turn(self) -> bool:
         return self.to_act == self.seat
 
 
-def seat_view(hand: Hand, seat: int, scores: tuple[int, ...] | None = None) -> SeatView:
-    """The view of ``hand`` that ``seat`` may see. ``scores`` are the match totals."""
+def seat_view(
+    hand: Hand, seat: int, scores: tuple[int, ...] | None = None, won: tuple[int, ...] | None = None
+) -> SeatView:
+    """The view of ``hand`` that ``seat`` may see. ``scores`` are the match totals, ``won``
+    the points each seat has won toward the target (by default ``scores``)."""
     mask = hand.hand_mask(seat)
     return SeatView(
         seat=seat,
@@ -76,6 +82,7 @@ def seat_view(hand: Hand, seat: int, scores: tuple[int, ...] | None = None) -> S
         scores=scores if scores is not None else (0,) * hand.players,
         target=hand.rules.target,
         result=hand.result,
+        won=won if won is not None else (scores if scores is not None else (0,) * hand.players),
     )
 
 

@@ -29,7 +29,8 @@ from okgin.bots.judge import Judge
 from okgin.bots.knowledge import Knowledge, completers, knowledge_of
 from okgin.bots.memo import deadwood
 from okgin.bots.normal import NormalPlayer, best_knock, rank_discards
-from okgin.bots.rollout import Table, play_move, utility
+from okgin.bots.race import MatchWorth
+from okgin.bots.rollout import Table, play_move
 from okgin.cards import DECK
 from okgin.hand import Phase
 from okgin.view import SeatView
@@ -81,10 +82,11 @@ class HardPlayer:
         knowledge = knowledge_of(view)
         guesser = Guesser(knowledge, [c.index for c in view.discards])
         plans = self._plans(view, knowledge, default)
+        worth = MatchWorth(view)
         if len(plans) > 1:
-            default = self._search(view, guesser, plans)
+            default = self._search(view, guesser, plans, worth)
         if isinstance(default, Discard):
-            return self._safer_discard(view, knowledge, guesser)
+            return self._safer_discard(view, knowledge, guesser, worth)
         return default
 
     def _plans(self, view: SeatView, knowledge: Knowledge, default: PlayerAction) -> list[Plan]:
@@ -100,8 +102,11 @@ class HardPlayer:
             return [Plan(default), Plan(discard), Plan(discard, for_gin=True)]
         return [Plan(default), Plan(knock), Plan(default, for_gin=True)]
 
-    def _search(self, view: SeatView, guesser: Guesser, plans: list[Plan]) -> PlayerAction:
-        """The action of the plan with the best average points over guessed deals."""
+    def _search(
+        self, view: SeatView, guesser: Guesser, plans: list[Plan], worth: MatchWorth
+    ) -> PlayerAction:
+        """The action of the plan whose hands are worth most on average over guessed deals
+        (``worth``: their points, and under penalty scoring the match they leave)."""
         quick = Table(view.rules, view.knock_limit, view.multiplier)
         for_gin = Table(view.rules, view.knock_limit, view.multiplier, gin_seeker=view.seat)
         totals = [0.0] * len(plans)
@@ -112,29 +117,33 @@ class HardPlayer:
             for i, plan in enumerate(plans):
                 table = for_gin if plan.for_gin else quick
                 points = play_move(table, world.copy(), view.seat, plan.action, view.phase, view.dealer)
-                totals[i] += utility(points, view.seat)
+                totals[i] += worth.value(points)
             guesses += 1
         means = [t / guesses for t in totals]
         means[0] += PRIOR
         best = max(range(len(plans)), key=lambda i: means[i])
         return plans[best].action
 
-    def _safer_discard(self, view: SeatView, knowledge: Knowledge, guesser: Guesser) -> Discard:
+    def _safer_discard(
+        self, view: SeatView, knowledge: Knowledge, guesser: Guesser, worth: MatchWorth
+    ) -> Discard:
         """`normal`'s discard, with the risk of feeding the next seat measured on guesses
-        of its hand rather than on the visible hints alone."""
+        of its hand rather than on the visible hints alone, and weighed by what that seat
+        winning the hand would cost (more when it is near the target)."""
         judge = Judge(knowledge, view.stock_count, HORIZON)
         choices = rank_discards(view, judge)
-        close = [ch for ch in choices if ch.cost <= choices[0].cost + CLOSE][:4]
+        after = (view.seat + 1) % view.rules.players
+        feed = FEED_POINTS * worth.feed_weight(after)
+        close = [ch for ch in choices if ch.cost <= choices[0].cost + max(CLOSE, feed)][:4]
         if len(close) < 2:
             return Discard(view.seat, DECK[choices[0].card])
-        after = (view.seat + 1) % view.rules.players
         fed = [0] * len(close)
         for _ in range(FEED_GUESSES):
             wants = completers(guesser.world(self.rng).hands[after])
             for i, choice in enumerate(close):
                 fed[i] += wants >> choice.card & 1
         costs = [
-            choice.cost - judge.feed_cost(choice.card) + FEED_POINTS * fed[i] / FEED_GUESSES
+            choice.cost - judge.feed_cost(choice.card) + feed * fed[i] / FEED_GUESSES
             for i, choice in enumerate(close)
         ]
         best = min(range(len(close)), key=lambda i: (costs[i], i))

@@ -99,7 +99,7 @@ class OkginEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
     def view(self, agent: str) -> SeatView:
         """``agent``'s view of the hand being played (what a computer player is given)."""
         hand = self._current()
-        return seat_view(hand, self.possible_agents.index(agent), self.match.totals)
+        return seat_view(hand, self.possible_agents.index(agent), self.match.totals, self.match.won)
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s observation: ``encode(self.view(agent))`` and its action mask, kept up

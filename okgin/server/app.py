@@ -33,6 +33,7 @@ from okgin.server.pages.tournaments import tournament_routes
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players
 from okgin.server.players.passkeys import Passkeys
+from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.hall import Hall
@@ -86,8 +87,9 @@ def create_app(
     broker = make_broker(broker_url)
     thinking = Thinking()
     presence = make_presence(broker_url, PROCESS)
-    hall = Hall(RoomStore(store), broker, thinking, presence)
     players = Players(store.engine)
+    rated = RatingStore(store.engine)
+    hall = Hall(RoomStore(store), broker, thinking, presence, finished=rated.rate_later)
     limiter = Limiter(limits)
     metrics = Metrics(lambda: len(hall))
 
@@ -104,7 +106,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await broker.start()
-        sweeper = asyncio.create_task(_sweep(hall, players, idle_hours)) if idle_hours else None
+        sweeper = asyncio.create_task(_sweep(hall, players, rated, idle_hours)) if idle_hours else None
         keeper = asyncio.create_task(hall.keep_presence())
         directing = asyncio.create_task(director.run())
         yield
@@ -140,6 +142,7 @@ def create_app(
     app.state.store = store
     app.state.hall = hall
     app.state.players = players
+    app.state.ratings = rated
     app.state.tournaments = Tournaments(tournaments)
     app.state.director = director
     app.state.secure_cookies = secure_cookies
@@ -156,10 +159,10 @@ async def _store_failed(_request: Request, error: Exception) -> Response:
     return PlainTextResponse(f"{error}\n", status_code=503)
 
 
-async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
+async def _sweep(hall: Hall, players: Players, rated: RatingStore, idle_hours: float) -> None:
     """Now and then, remove the unfinished games nobody has touched for ``idle_hours``, and the
     guests made that long ago who never sat at a table, and passkey challenges nobody answered
-    in time (docs/players.md)."""
+    in time; rate any finished game a stopped process left unrated (docs/players.md)."""
     seconds = idle_hours * 3600
     while True:
         try:
@@ -167,6 +170,7 @@ async def _sweep(hall: Hall, players: Players, idle_hours: float) -> None:
             if removed:
                 log.warning("removed %d abandoned unfinished games", len(removed))
             await anyio.to_thread.run_sync(players.forget_idle_guests, time.time() - seconds)
+            await anyio.to_thread.run_sync(rated.rate_unrated, time.time() - 60)
             await anyio.to_thread.run_sync(Passkeys(Accounts(players)).forget_expired, time.time())
         except Exception as error:  # a locked database: try again next time
             log.warning("could not remove abandoned games: %s", error)

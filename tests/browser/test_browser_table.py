@@ -320,7 +320,7 @@ def test_axe_on_the_panels_and_pages(browser: Browser, server: ServerProcess) ->
         page.click("#result-buttons button:text-is('Close')")
         expect(page.locator("#sheet tbody th")).to_have_text(["Hand 1"])
         axe(page, "score sheet")
-        for path in ("/how-to-play", "/profile", "/history"):
+        for path in ("/how-to-play", "/profile", "/leaderboard", "/history"):
             page.goto(server.url + path)
             axe(page, path)
         expect(page.locator("main")).to_contain_text("Ruby")

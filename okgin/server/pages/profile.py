@@ -12,14 +12,20 @@ from starlette.routing import BaseRoute, Route
 
 from okgin.server.pages.account import account_routes
 from okgin.server.pages.forms import FormRefused, read_form
+from okgin.server.pages.leaderboard import TITLES, ordinal_place, rating_text
 from okgin.server.pages.passkey_routes import passkey_routes
 from okgin.server.pages.template import page
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players, Session
 from okgin.server.players.passkeys import Passkeys
+from okgin.server.players.rating_store import RatingStore
+from okgin.server.players.ratings import FAMILIES
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
 from okgin.server.store.chips import DAILY_CHIPS, Line, Wallets
+
+RECENT = 5
+"""How many of your last rated games the profile lists."""
 
 
 def profile_routes() -> list[BaseRoute]:
@@ -65,6 +71,7 @@ async def _profile(request: Request, session: Session, message: str, status: int
                 'autocomplete="nickname" required></label>', "Save the name")
         + "<p>Your name is shown at the tables you sit at, and fills in your name when you make or join"
         " a room.</p>"
+        + await _ratings(request.app.state.ratings, session.player)
         + await _chips(players, session.player)
     )
     if username:
@@ -72,6 +79,24 @@ async def _profile(request: Request, session: Session, message: str, status: int
     else:
         body += _guest(csrf)
     return page("Your profile", body, scripts=("passkeys.js",), status=status)
+
+
+async def _ratings(rated: RatingStore, player: str) -> str:
+    """Your rating in each family (and place) or how to get one, your last results, and links."""
+    standings, recent = await anyio.to_thread.run_sync(
+        lambda: (rated.standings(player), rated.history(player, RECENT)))
+    rows = "".join(
+        f"<li>{TITLES[family]}: <b>{rating_text(standing.rating)}</b>, "
+        f"{ordinal_place(standing.place)} of {standing.of:,}</li>"
+        for family in FAMILIES if (standing := standings.get(family)) is not None)
+    said = f"<ul class=ratings>{rows}</ul>" if rows else "<p>No rating yet: finish a game to get one.</p>"
+    if recent:
+        said += "<h3>Your last results</h3><ul class=recent>" + "".join(
+            f"<li>{_when(point.rated)}: {ordinal_place(point.place)} of {point.seats} "
+            f"({point.family} rules), rating after it {point.rating:.1f}</li>"
+            for point in reversed(recent)) + "</ul>"
+    return (f"<h2>Your rating</h2>{said}<p><a href=\"/leaderboard\">The leaderboard</a> · "
+            "<a href=\"/stats\">Your statistics</a></p>")
 
 
 _KINDS = {"grant": "Daily chips", "stake": "Stake", "payout": "Won from the pool",

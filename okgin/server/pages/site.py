@@ -108,7 +108,7 @@ async def history_page(request: Request) -> Response:
         "<th>Record</th><th>Public</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
         if rows else "<p>No finished games yet.</p>"
     ) + ('<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a>'
-         ' · <a href="/t">Tournaments</a></p>')
+         ' · <a href="/leaderboard">Leaderboard</a> · <a href="/t">Tournaments</a></p>')
     return page("Finished games", table)
 
 

@@ -1,7 +1,8 @@
-"""The statistics page: the person's results over their finished games, as charts and tables."""
+"""The statistics page: your rating history, your results by rules (rooms and solo), your hands."""
 
 from __future__ import annotations
 
+import html
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
@@ -13,7 +14,10 @@ from okgin.scoring import Outcome
 from okgin.server.coach import statistics
 from okgin.server.coach.statistics import HandRow
 from okgin.server.pages.charts import bar_chart, line_chart
+from okgin.server.pages.leaderboard import TITLES, rating_text
 from okgin.server.pages.review import page
+from okgin.server.players.rating_store import Point, RatingStore, Results
+from okgin.server.players.ratings import FAMILIES, Rating
 from okgin.server.players.sessions import player_of
 from okgin.server.store.storage import Store, storage_errors
 
@@ -22,11 +26,54 @@ OUTCOMES = [str(o) for o in (Outcome.GIN, Outcome.KNOCK, Outcome.UNDERCUT, Outco
 
 async def stats_page(request: Request) -> Response:
     store: Store = request.app.state.store
+    rated: RatingStore = request.app.state.ratings
     player = player_of(request)
-    rows = await anyio.to_thread.run_sync(_rows, store, player) if player else []
-    if not rows:
-        return page("Your statistics", "<p>No finished games yet: finish a game to see your results.</p>")
-    return page("Your statistics", stats_body(rows))
+    if player is None:
+        return page("Your statistics", NOTHING)
+    rows, history, results, current = await anyio.to_thread.run_sync(_figures, store, rated, player)
+    if not rows and not history:
+        return page("Your statistics", NOTHING)
+    body = ratings_body(history, current) + results_body(results)
+    if rows:
+        body += "<h2>Your hands against the computer</h2>" + stats_body(rows)
+    return page("Your statistics", body)
+
+
+NOTHING = "<p>No finished games yet: finish a game to see your results.</p>"
+
+
+def ratings_body(history: Sequence[Point], current: dict[str, Rating]) -> str:
+    """Your rating in each family you played, and its history as a chart (with its table)."""
+    parts = []
+    for number, family in enumerate(FAMILIES, start=1):
+        points = [p for p in history if p.family == family]
+        if family not in current or not points:
+            continue
+        parts.append(f"<h2>{TITLES[family]}: rating {rating_text(current[family])}</h2>" + line_chart(
+            f"rating-{number}", f"Your rating after each rated game: {TITLES[family].lower()}",
+            [(f"#{i}", round(p.rating, 1)) for i, p in enumerate(points, start=1)], "rating",
+            label="Rated game"))
+    return "".join(parts)
+
+
+def results_body(results: Sequence[Results]) -> str:
+    """Your finished, rated games by rules, against the computer (solo) or in rooms."""
+    if not results:
+        return ""
+    rows = "".join(
+        f"<tr><td>{html.escape(r.preset)}</td><td>{'solo, against the computer' if r.solo else 'a room'}</td>"
+        f"<td>{r.seats}</td><td>{r.games}</td><td>{r.won}</td><td>{r.mean_place:.2f}</td></tr>"
+        for r in results)
+    return ("<h2>Your results by rules</h2><table class=results><thead><tr><th scope=col>Rules</th>"
+            "<th scope=col>Where</th><th scope=col>Seats</th><th scope=col>Games</th>"
+            "<th scope=col>Won</th><th scope=col>Average place</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>")
+
+
+def _figures(store: Store, rated: RatingStore, player: str) -> tuple[
+        list[HandRow], list[Point], list[Results], dict[str, Rating]]:
+    """Everything the page shows of ``player``, read in one trip to a worker thread."""
+    return _rows(store, player), rated.history(player), rated.results(player), rated.ratings_of(player)
 
 
 def _rows(store: Store, player: str) -> list[HandRow]:

@@ -17,7 +17,7 @@ _PAGE = """<!doctype html>
 """
 BACK = '<a href="/">← Back to the game</a>'
 COACH = (BACK + ' · <a href="/history">Finished games</a>\n· <a href="/stats">Your statistics</a>'
-         ' · <a href="/profile">Your profile</a>')
+         ' · <a href="/profile">Your profile</a> · <a href="/leaderboard">Leaderboard</a>')
 """The links above a coach's or a player's page (review, replay, statistics, profile)."""
 
 

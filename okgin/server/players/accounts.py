@@ -18,7 +18,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from okgin.server.players import passwords
+from okgin.server.players import passwords, rating_store
 from okgin.server.players.identity import Players, Session
 from okgin.server.store import chips
 from okgin.server.store.db import storage_errors
@@ -245,6 +245,7 @@ def _forget(db: Connection, player: str) -> None:
             if seat < len(data.get("seats", [])) and data["seats"][seat].get("kind") == "person":
                 data["seats"][seat]["name"] = FORMER
                 db.execute(update(rooms).where(rooms.c.code == room).values(data=json.dumps(data)))
+    rating_store.forget(db, player)
     db.execute(delete(passkey_challenges).where(passkey_challenges.c.session.in_(
         select(sessions.c.id_hash).where(sessions.c.player == player))))
     for table in (game_players, room_players, sessions, passkeys):

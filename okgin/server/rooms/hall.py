@@ -27,8 +27,12 @@ class Hall:
 
     def __init__(
         self, rooms: RoomStore, broker: Broker, thinking: Thinking, presence: Presence | None = None,
+        finished: Callable[[str, bool], None] | None = None,
     ) -> None:
         self.rooms = rooms
+        self.finished = finished
+        """Told (in a worker thread) each game this process saw finish, and whether it was a
+        game against the computer (solo): the app rates it (players/rating_store)."""
         self.store = rooms.store
         self.broker = broker
         self.thinking = thinking

@@ -112,8 +112,8 @@ class LiveRoom:
             raise refused
         if not change.save:
             return change
-        if change.game and self.room.solo and self.game is not None and self.game.match.final:
-            self._record_results(self.game)
+        if change.game and self.game is not None and self.game.match.final:
+            self._game_over(self.game)
         self.autoplay.arm_timer()  # the new turn's deadline (saved with the change, in its frames)
         await self.hall.broker.publish(self.channel, {
             "room": self.room.code, "version": self.room.version, "event": change.event, "from": PROCESS,
@@ -183,12 +183,18 @@ class LiveRoom:
             raise
         return change
 
-    def _record_results(self, game: Game) -> None:
-        """A finished game against the computer: its statistics (seconds of reviews, in a thread;
-        the game no longer changes, and nobody waits for them)."""
-        engine, names = self.hall.store.engine, list(self.room.names)
-        asyncio.get_running_loop().run_in_executor(
-            None, lambda: statistics.record_finished(engine, game.id, game.record(names)))
+    def _game_over(self, game: Game) -> None:
+        """A finished game: the hall is told (it is rated), and a game against the computer gets
+        its statistics (seconds of reviews). In threads: the game no longer changes, and nobody
+        waits for them."""
+        engine, names, solo, finished = self.hall.store.engine, list(self.room.names), self.room.solo, \
+            self.hall.finished
+        loop = asyncio.get_running_loop()
+        if finished is not None:
+            loop.run_in_executor(None, finished, game.id, solo)
+        if solo:
+            loop.run_in_executor(
+                None, lambda: statistics.record_finished(engine, game.id, game.record(names)))
 
     def _behind(self) -> bool:
         """True when the stored room is newer than ours (only asked after a refusal)."""

@@ -15,6 +15,7 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -136,6 +137,68 @@ room_players = Table(
     Column("seat", Integer, primary_key=True),
     Column("player", String(40), nullable=False, index=True),
 )
+
+# -- ratings (okgin/server/players/ratings.py): each finished game rated once, by final standing --
+
+rated_games = Table(
+    "rated_games",
+    metadata,
+    # One row per finished game, written in the same transaction as the ratings it moved: the
+    # fact that it was rated, so nothing rates it twice. ``family`` null: rated for nobody (a
+    # game finished before ratings existed, or with no known person at the table).
+    Column("game", String(40), primary_key=True),
+    Column("rated", Float, nullable=False),
+    Column("family", String(16), nullable=True),
+    Column("preset", String(40), nullable=False),
+    Column("solo", Boolean, nullable=False),
+    Column("seats", Integer, nullable=False),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    # A player's current rating in one family: openskill's mu and sigma, and its ordinal
+    # (mu - 3 sigma), the number shown and ranked on.
+    Column("player", String(40), primary_key=True),
+    Column("family", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    # floor(ordinal * 10): its row of rating_counts.
+    Column("bucket", Integer, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_ratings_family_ordinal", "family", "ordinal", "player"),
+)
+
+rating_counts = Table(
+    "rating_counts",
+    metadata,
+    # How many players of a family have a rating in each tenth (``bucket`` = floor(ordinal * 10)),
+    # kept with every rating written: a place is the sum of the buckets above and a short count
+    # within its own, not a count over every player below the top.
+    Column("family", String(16), primary_key=True),
+    Column("bucket", Integer, primary_key=True),
+    Column("players", Integer, nullable=False),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    # A rated game as one player saw it: their place, and their rating after it.
+    Column("player", String(40), primary_key=True),
+    Column("game", String(40), primary_key=True),
+    Column("family", String(16), nullable=False),
+    Column("rated", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("weight", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Index("ix_rating_history_player_rated", "player", "rated"),
+)
+
+# -- passkeys and public games (okgin/server/players/passkeys.py, sharing.py) --
 
 passkeys = Table(
     "passkeys",

@@ -1,0 +1,159 @@
+"""The leaderboard, and ratings on the profile and statistics pages: a room game between people
+and a solo game rated once each, names and ratings shown and nothing else, your own figures only."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from scripted_client import Client, new_guest, open_room, run, take_seat, wait_for
+from server_process import ServerProcess
+from sqlalchemy import insert
+from test_players import browse, db_rows
+
+from okgin.server import create_app
+from okgin.server.players.identity import Players
+from okgin.server.players.rating_store import bucket
+from okgin.server.store.schema import ratings
+
+SHORT = {"preset": "oklahoma", "target": 10}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path_factory.mktemp("leaderboard") / "games.db", allow_seeds=True).start()
+    yield process
+    process.stop()
+
+
+def _get(server: ServerProcess, path: str, cookie: str | None) -> str:
+    return httpx.get(server.url + path, cookies={"okgin_session": cookie} if cookie else None).text
+
+
+def _player(server: ServerProcess, cookie: str) -> str:
+    """The player id behind a session cookie (the store keeps the cookie's SHA-256)."""
+    hashed = hashlib.sha256(cookie.encode()).hexdigest()
+    return str(db_rows(server.db, "SELECT player FROM sessions WHERE id_hash = ?", hashed)[0][0])
+
+
+def _rated(server: ServerProcess, count: int) -> None:
+    """Wait until ``count`` games are rated (the rating is written in a thread after the last move)."""
+    deadline = time.monotonic() + 60
+    while db_rows(server.db, "SELECT count(*) FROM rated_games")[0][0] < count:
+        assert time.monotonic() < deadline, "the games were not rated"
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def played(server: ServerProcess) -> dict[str, str]:
+    """Ann and Bob <3 finish a room game and start a rematch; Ann then plays Ruby (solo), and Cy
+    plays a game of gin against the computer. Their cookies, by name."""
+    cookies = {name: new_guest(server.url) for name in ("Ann", "Bob <3", "Cy")}
+
+    async def go() -> None:
+        host = await open_room(server.ws_url, 2, "Ann", SHORT, cookie=cookies["Ann"])
+        assert host.room
+        guest = await take_seat(server.ws_url, host.room, 1, "Bob <3", cookie=cookies["Bob <3"])
+        assert (await host.request({"type": "start", "seed": 5}))["type"] == "ack"
+        await asyncio.gather(host.play(), guest.play())
+        first = host.game
+        assert (await guest.request({"type": "rematch"}))["type"] == "ack"  # begun, not finished
+        await wait_for(host, lambda m: m["type"] == "room" and m["game"] != first)
+        for name, rules in (("Ann", SHORT), ("Cy", {"preset": "gin", "target": 10})):
+            solo = await Client.connect(server.ws_url, cookies[name])
+            await solo.open_game({"type": "new", "opponents": ["easy"], "seed": 3, "rules": rules})
+            assert (await solo.play())["final"] is not None
+            await solo.close()
+        for client in (host, guest):
+            await client.close()
+
+    run(go())
+    _rated(server, 3)
+    return cookies
+
+
+def test_a_room_game_and_a_solo_game_are_rated_once_each(
+    server: ServerProcess, played: dict[str, str],
+) -> None:
+    ids = {name: _player(server, cookie) for name, cookie in played.items()}
+    rows = db_rows(server.db, "SELECT player, family, games FROM ratings")
+    assert sorted(rows) == sorted([(ids["Ann"], "two-player", 2), (ids["Bob <3"], "two-player", 1),
+                                   (ids["Cy"], "two-player", 1)])
+    weights = db_rows(server.db, "SELECT r.solo, h.weight FROM rating_history h JOIN rated_games r "
+                      "ON r.game = h.game WHERE h.player = ? ORDER BY h.rated", ids["Ann"])
+    assert weights == [(0, 1.0), (1, 0.5)]  # the room between people in full, Ruby at half weight
+    assert db_rows(server.db, "SELECT count(*) FROM rated_games WHERE family IS NOT NULL") == [(3,)]
+
+
+def test_the_leaderboard_shows_names_and_ratings_only(server: ServerProcess, played: dict[str, str]) -> None:
+    page = _get(server, "/leaderboard", played["Ann"])
+    assert "<h1>Leaderboard</h1>" in page and "Two-player rules" in page
+    assert "Bob &lt;3" in page and "Bob <3" not in page  # a name is text, never markup
+    assert re.search(r"<td>[^<]*Ann \(you\)</td>", page)
+    assert page.count("(provisional: ") == 4  # three rows and your own line, each under 10 games
+    assert "Your place: <b>" in page and "of 3" in page
+    for (player,) in db_rows(server.db, "SELECT id FROM players"):
+        assert player not in page
+    stranger = _get(server, "/leaderboard", new_guest(server.url))
+    assert "You have no rating here yet" in stranger and "(you)" not in stranger
+
+
+def test_the_profile_shows_your_rating_and_links_the_leaderboard(
+    server: ServerProcess, played: dict[str, str],
+) -> None:
+    page = _get(server, "/profile", played["Bob <3"])
+    assert "<h2>Your rating</h2>" in page and "Two-player rules: <b>" in page
+    assert "(provisional: 1 of 10 games)" in page and 'href="/leaderboard"' in page
+    (place, rating), = db_rows(server.db, "SELECT place, ordinal FROM rating_history WHERE player = ?",
+                               _player(server, played["Bob <3"]))
+    assert re.search(r"<h3>Your last results</h3><ul class=recent><li>[^<]* UTC: "
+                     f"{('1st', '2nd')[int(place) - 1]} of 2 \\(two-player rules\\), rating after it "
+                     f"{float(rating):.1f}</li></ul>", page)
+    ann = _get(server, "/profile", played["Ann"])  # the room game and the solo game
+    assert ann.count("of 2 (two-player rules)") == 2
+    assert "No rating yet" in _get(server, "/profile", new_guest(server.url))
+    for path in ("/history", "/stats"):
+        assert 'href="/leaderboard"' in _get(server, path, played["Ann"])
+
+
+def test_your_statistics_show_your_rating_history_and_results_and_nobody_elses(
+    server: ServerProcess, played: dict[str, str],
+) -> None:
+    ann = _get(server, "/stats", played["Ann"])
+    assert 'id="rating-1"' in ann and "Your rating after each rated game" in ann
+    assert "<td>oklahoma</td><td>a room</td><td>2</td><td>1</td>" in ann
+    assert "<td>oklahoma</td><td>solo, against the computer</td><td>2</td><td>1</td>" in ann
+    assert "<td>gin</td>" not in ann  # Cy's game
+    cy = _get(server, "/stats", played["Cy"])
+    assert "<td>gin</td><td>solo, against the computer</td>" in cy and "a room" not in cy
+    bob = _get(server, "/stats", played["Bob <3"])
+    assert "a room" in bob and "solo, against the computer" not in bob  # not Ann's solo game
+    assert "No finished games yet" in _get(server, "/stats", new_guest(server.url))
+
+
+def test_the_best_100_and_your_own_place_below_them(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}")
+    engine = app.state.store.engine
+    players = Players(engine)
+    people = [players.new_guest() for _ in range(130)]
+    for number, (session, _) in enumerate(people):
+        players.set_name(session.player, f"Player {number}")
+    with engine.begin() as db:
+        db.execute(insert(ratings), [
+            {"player": s.player, "family": "multi-player", "mu": 40.0 - n * 0.1, "sigma": 2.0,
+             "ordinal": 34.0 - n * 0.1, "bucket": bucket(34.0 - n * 0.1), "games": 10 + n % 2,
+             "updated": 0.0}
+            for n, (s, _) in enumerate(people)])
+    app.state.ratings.recount()
+    (page,) = browse(app, "http://127.0.0.1", ["/leaderboard"], people[-1][1])
+    table = page.text[page.text.index("Multi-player rules"):]
+    assert table.count("<tr><td>") == 100  # and its heading row
+    assert "Player 99<" in table and "Player 100<" not in table
+    assert "Your place: <b>130th</b> of 130, rating 21.1." in table  # 10 games: not provisional
+    assert "You have no rating here yet" in page.text  # in the two-player family
