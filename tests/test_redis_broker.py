@@ -11,7 +11,7 @@ import pytest
 from real_servers import Redis, free_port
 from scripted_client import run
 
-from okgin.server.rooms.redis_broker import RESYNC, BrokerError, RedisBroker, check_broker
+from okgin.server.rooms.redis_broker import CHECK, RESYNC, BrokerError, RedisBroker, check_broker
 
 
 class Heard:
@@ -19,9 +19,13 @@ class Heard:
 
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
+        self.checks = 0
         self.arrived = asyncio.Event()
 
     async def __call__(self, message: dict[str, Any]) -> None:
+        if message == CHECK:  # "now subscribed": see test_a_subscription_is_checked_once_heard
+            self.checks += 1
+            return
         self.messages.append(message)
         self.arrived.set()
 
@@ -34,6 +38,15 @@ class Heard:
         await asyncio.wait_for(enough(), seconds)
         return self.messages
 
+    async def subscribed(self, seconds: float = 10) -> None:
+        """Until Redis confirms the subscription (a SUBSCRIBE is a round trip: before it,
+        another process's events are not heard, and the CHECK says to look at the store)."""
+        async def confirmed() -> None:
+            while not self.checks:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(confirmed(), seconds)
+
 
 def test_events_cross_between_two_brokers_in_order(redis_server: Redis) -> None:
     async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
@@ -44,6 +57,7 @@ def test_events_cross_between_two_brokers_in_order(redis_server: Redis) -> None:
         one.subscribe("room:a", here)
         two.subscribe("room:a", there)
         two.subscribe("room:b", elsewhere)
+        await there.subscribed()
         for version in range(1, 101):
             await one.publish("room:a", {"room": "a", "version": version})
             assert len(here.messages) == version  # our own subscribers hear before publish returns
@@ -72,6 +86,7 @@ def test_unsubscribed_and_failing_callbacks(redis_server: Redis) -> None:
         two.subscribe("room:c", broken)
         two.subscribe("room:c", gone)
         two.subscribe("room:c", kept)
+        await kept.subscribed()
         await one.publish("room:c", {"n": 1})
         await kept.wait_for(1)
         two.unsubscribe("room:c", gone)
@@ -106,6 +121,7 @@ def test_after_a_redis_outage_subscribers_resync_and_events_flow_again() -> None
             await two.start()
             heard = Heard()
             two.subscribe("room:d", heard)
+            await heard.subscribed()
             await one.publish("room:d", {"n": 1})
             await heard.wait_for(1)
             await asyncio.to_thread(server.stop)  # Redis goes away...
@@ -133,12 +149,15 @@ def test_a_slow_room_does_not_hold_up_another_and_keeps_its_order(redis_server: 
         slow_heard: list[int] = []
 
         async def slow(message: dict[str, Any]) -> None:
+            if message == CHECK:
+                return
             await asyncio.sleep(0.2)  # a reload from a busy store
             slow_heard.append(message["n"])
 
         fast = Heard()
         two.subscribe("room:slow", slow)
         two.subscribe("room:fast", fast)
+        await fast.subscribed()  # and so room:slow, asked for first
         started = asyncio.get_running_loop().time()
         for n in range(5):
             await one.publish("room:slow", {"n": n})
@@ -154,3 +173,28 @@ def test_a_slow_room_does_not_hold_up_another_and_keeps_its_order(redis_server: 
     heard, slow_heard, waited = run(go())
     assert heard == [{"n": "quick"}] and waited < 0.5  # not after the slow room's 5 x 0.2 s
     assert slow_heard == [0, 1, 2, 3, 4]
+
+
+def test_a_process_subscribes_to_its_rooms_only_and_checks_once_heard(redis_server: Redis) -> None:
+    async def go() -> tuple[Heard, Heard, int]:
+        one, two = RedisBroker(redis_server.url), RedisBroker(redis_server.url)
+        await one.start()
+        await two.start()
+        first, later = Heard(), Heard()
+        two.subscribe("room:e", first)
+        await first.subscribed()
+        two.unsubscribe("room:e", first)
+        await one.publish("room:e", {"n": 1})  # nobody there hears it
+        two.subscribe("room:e", later)
+        await later.subscribed()
+        await one.publish("room:e", {"n": 2})
+        await later.wait_for(1)
+        heard_by = await one._redis.publish("okgin:room:nobody", b"x")  # no pattern hears every room
+        await one.close()
+        await two.close()
+        return first, later, heard_by
+
+    first, later, heard_by = run(go())
+    assert first.messages == [] and first.checks == 1
+    assert later.messages == [{"n": 2}] and later.checks == 1
+    assert heard_by == 0

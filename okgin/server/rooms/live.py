@@ -336,6 +336,15 @@ class LiveRoom:
             for watcher in list(self.watchers):
                 watcher.send({"type": "said", **message["say"]})
             return
+        if message.get("check"):  # just subscribed: was a change published before we heard?
+            try:
+                stored = await anyio.to_thread.run_sync(self.hall.rooms.version, self.room.code)
+            except StorageError as error:  # the next change reads the store anyway
+                log.warning("room %s: %s", self.room.code, error)
+                return
+            if stored is None or stored <= self._pushed:
+                return
+            message = {"room": self.room.code, "version": stored}
         version = int(message.get("version", 0))
         if version <= self._pushed and not message.get("resync"):
             return  # shown already (our own change, heard back; a broker may deliver twice)

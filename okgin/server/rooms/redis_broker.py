@@ -4,11 +4,12 @@ The same methods and subscriber lists as ``LocalBroker`` (``Subscribers`` in bro
 message published here is delivered at once to this process's subscribers, in publish order,
 before ``publish`` returns (as LocalBroker does), and through Redis to every other process,
 where each channel's messages are delivered in order and channels do not wait for one
-another. Each process listens to one pattern (every okgin channel) on one connection, so a
-subscription is active the moment it is made: nothing published after ``subscribe`` returns
-can be missed while a SUBSCRIBE round trip is under way. After Redis comes back from an
-outage, each subscriber gets ``{"resync": True}``: events may have been missed, so reload
-from the store.
+another. Each process subscribes (on one connection) to the channels of the rooms it serves
+only, so no process reads the events of rooms it does not serve. A SUBSCRIBE takes a round
+trip, so once Redis confirms it the channel's subscribers get ``{"check": True}``: an event
+published meanwhile may have been missed, so compare with the store's version. After Redis
+comes back from an outage, each subscriber gets ``{"resync": True}``: events may have been
+missed, so reload from the store.
 """
 
 from __future__ import annotations
@@ -28,13 +29,15 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from okgin.errors import OkginError
-from okgin.server.rooms.broker import Subscribers
+from okgin.server.rooms.broker import Callback, Subscribers
 
 log = logging.getLogger("okgin.server")
 
 PREFIX = "okgin:"
 RETRY_SECONDS = (0.1, 0.2, 0.5, 1.0, 2.0)
 RESYNC: dict[str, Any] = {"resync": True}
+CHECK: dict[str, Any] = {"check": True}
+TAG = 16  # a payload is the publishing broker's origin (16 hex digits), then the message's JSON
 
 
 class BrokerError(OkginError):
@@ -48,6 +51,7 @@ class RedisBroker(Subscribers):
         super().__init__()
         self.url = url
         self.origin = secrets.token_hex(8)  # tags our own messages, which Redis echoes back to us
+        self._tag = self.origin.encode()  # each payload's first 16 bytes: our echo is dropped unparsed
         # A publish retries over a fresh connection: after an outage the pooled one is dead.
         retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=3)
         self._redis: aioredis.Redis = aioredis.from_url(
@@ -58,6 +62,20 @@ class RedisBroker(Subscribers):
         self._tails: dict[str, asyncio.Task[None]] = {}  # each channel's last delivery under way
         self._reader: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
+        self._pubsub: Any = None  # the listening connection's PubSub, while connected
+        self._orders: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()  # (subscribe?, channel), in order
+        self._own = PREFIX + "process:" + self.origin  # always subscribed: listen() needs one channel
+
+    def subscribe(self, channel: str, callback: Callback) -> None:
+        first = channel not in self._subscribers
+        super().subscribe(channel, callback)
+        if first:
+            self._orders.put_nowait((True, channel))
+
+    def unsubscribe(self, channel: str, callback: Callback) -> None:
+        super().unsubscribe(channel, callback)
+        if channel not in self._subscribers:
+            self._orders.put_nowait((False, channel))
 
     async def start(self) -> None:
         """Connect and start listening; BrokerError when Redis cannot be reached."""
@@ -71,7 +89,7 @@ class RedisBroker(Subscribers):
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Deliver to our subscribers now, then to the other processes through Redis."""
         await self._deliver(channel, message)
-        payload = orjson.dumps({"origin": self.origin, "message": message})
+        payload = self._tag + orjson.dumps(message)
         try:
             await self._redis.publish(PREFIX + channel, payload)
         except (RedisError, OSError) as error:
@@ -105,31 +123,58 @@ class RedisBroker(Subscribers):
                 await asyncio.sleep(delay)
 
     async def _read(self) -> None:
-        async with self._redis.pubsub(ignore_subscribe_messages=True) as pubsub:
-            await pubsub.psubscribe(PREFIX + "*")
-            await pubsub.get_message(timeout=5)  # the psubscribe confirmation: we now hear all
+        async with self._redis.pubsub() as pubsub:
+            while not self._orders.empty():  # what was asked before: all subscribed below
+                self._orders.get_nowait()
+            await pubsub.subscribe(self._own)
+            await pubsub.get_message(timeout=5)  # its confirmation: the connection works
+            channels = [PREFIX + channel for channel in self._subscribers]
+            if channels:
+                await pubsub.subscribe(*channels)
             self._listening.set()
             if self._connects:  # a reconnect, after an outage: events may have been missed meanwhile
                 for channel in list(self._subscribers):
                     self._queue(channel, RESYNC)
             self._connects += 1
-            async for raw in pubsub.listen():
-                await self._received(raw)
+            writer = asyncio.get_running_loop().create_task(self._write(pubsub))
+            try:
+                async for raw in pubsub.listen():
+                    await self._received(raw)
+            finally:
+                writer.cancel()
+
+    async def _write(self, pubsub: Any) -> None:
+        """Send the SUBSCRIBE and UNSUBSCRIBE asked for, one at a time, in the order asked."""
+        while True:
+            on, channel = await self._orders.get()
+            if on:
+                await pubsub.subscribe(PREFIX + channel)
+            else:
+                await pubsub.unsubscribe(PREFIX + channel)
 
     async def _received(self, raw: dict[str, Any]) -> None:
-        if raw.get("type") != "pmessage":
+        kind = raw.get("type")
+        if kind == "subscribe":  # now heard: an event published before this may have been missed
+            channel = _text(raw["channel"])[len(PREFIX):]
+            if channel in self._subscribers:
+                self._queue(channel, CHECK)
+            return
+        if kind != "message":
             return
         channel = _text(raw["channel"])[len(PREFIX):]
         if channel not in self._subscribers:
-            return  # a room this process does not serve: every process hears every room's events
+            return  # unsubscribed meanwhile
+        data = raw["data"]
+        if data[:TAG] == self._tag:
+            return  # our own, echoed: our subscribers heard it when it was published
         try:
-            envelope = orjson.loads(raw["data"])
-            message, origin = envelope["message"], envelope["origin"]
-        except (ValueError, KeyError, TypeError):
+            message = orjson.loads(data[TAG:])
+        except (ValueError, TypeError):
+            message = None
+        if not isinstance(message, dict) or len(data) <= TAG:
             log.warning("ignored a malformed broker message on %s", channel)
             return
-        if origin != self.origin and isinstance(message, dict):
-            self._queue(channel, message)
+        self._queue(channel, message)
 
     def _queue(self, channel: str, message: dict[str, Any]) -> None:
         """Deliver after the channel's previous message, without waiting here: one room's slow
