@@ -221,6 +221,7 @@ def test_names_are_text_never_markup(browser: Browser, rooms_server: ServerProce
         host.goto(f"{rooms_server.url}/history")
         host.locator("td a", has_text=link_text).first.click()
         host.wait_for_load_state()
-        expect(host.locator("main")).to_contain_text(HTML_NAMES[0])
+        if link_text == "replay":  # the review names a seat only in a mistake's words, if any
+            expect(host.locator("main")).to_contain_text(HTML_NAMES[0])
         assert host.evaluate(MADE), link_text
     assert not errors, errors
