@@ -118,6 +118,15 @@ def test_a_form_from_another_site_or_without_the_token_is_refused(app: Starlette
     assert tournaments(app) == []
 
 
+def test_a_host_making_tournaments_without_end_is_held_and_nothing_more_is_stored(app: Starlette) -> None:
+    """Five at once, then one a minute: the sixth form is refused with why, and not stored."""
+    cookie = cookie_of(app)
+    answers = visit(app, [("GET", "/t", {}), *[("POST", "/t", SWISS)] * 6], cookie)[1:]
+    assert [a.status_code for a in answers] == [303] * 5 + [429]
+    assert "too many tournaments made: wait a minute" in answers[-1].text
+    assert len(tournaments(app)) == 5
+
+
 def test_players_join_by_link_and_the_last_place_starts_a_tournament_that_starts_when_full(
     app: Starlette,
 ) -> None:

@@ -141,6 +141,9 @@ async def create(request: Request) -> Response:
         settings = read_settings(fields)
     except TournamentError as error:
         return await _list(request, str(error), 400, fields)
+    client = request.client.host if request.client else "unknown"
+    if not request.app.state.limiter.may_make_tournament(client, session.player):
+        return await _list(request, "too many tournaments made: wait a minute and try again", 429, fields)
     code = await anyio.to_thread.run_sync(_events(request).create, session.player, settings)
     return RedirectResponse(f"/t/{code}", status_code=303)
 

@@ -78,6 +78,12 @@ class Limits:
     # one every few seconds; past it, the page is served without a session (as anonymous).
     address_guests: float = 0.5
     address_guest_burst: float = 100.0
+    # Tournaments (the /t form): a host makes a few, then one a minute; an address's players
+    # together a class's worth at once, then one every ten seconds.
+    tournaments: float = 1 / 60
+    tournament_burst: float = 5.0
+    address_tournaments: float = 0.1
+    address_tournament_burst: float = 30.0
 
 
 class Bucket:
@@ -165,6 +171,8 @@ class Limiter:
         self._people = AddressBuckets(limit.address_session_connections,
                                       limit.address_session_connection_burst)
         self._guests = AddressBuckets(limit.address_guests, limit.address_guest_burst)
+        self._tournaments = AddressBuckets(limit.tournaments, limit.tournament_burst)
+        self._address_tournaments = AddressBuckets(limit.address_tournaments, limit.address_tournament_burst)
         self._token_failures = AddressBuckets(limit.address_token_failures, limit.address_token_failure_burst)
 
     def for_connection(self, address: str, player: str | None = None) -> ConnectionLimits:
@@ -187,6 +195,12 @@ class Limiter:
     def may_make_guest(self, address: str) -> bool:
         """Spend one of ``address``'s new guests; False when it makes them too fast."""
         return self._guests.take(address)
+
+    def may_make_tournament(self, address: str, player: str) -> bool:
+        """Spend one of ``player``'s (and its address's) new tournaments; False when too fast."""
+        if not self._tournaments.bucket(player).has_one() or not self._address_tournaments.take(address):
+            return False
+        return self._tournaments.take(player)
 
     def may_check_token(self, address: str) -> bool:
         """May an address over its budget have a seat token looked up (it has not failed too often)?"""
