@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -163,6 +164,30 @@ def test_an_unknown_username_gets_the_same_answer_as_a_wrong_password(app: Starl
     taken.go("GET", "/")
     answer = taken.post("/account/create", username="ann", password=PASSWORD + "!")
     assert answer.status_code == 400 and "taken" in answer.text  # the one place a name may show
+
+
+def test_an_unknown_username_costs_the_same_argon2_work_as_a_wrong_password(app: Starlette) -> None:
+    """No timing tells a username exists: an unknown one is checked against a dummy argon2id
+    hash, so both cost one hash's CPU. Measured as this process's CPU time (the app runs in it,
+    its worker threads included), which a loaded machine does not stretch as it does wall
+    time; without the dummy hash the unknown name would cost a small fraction of the wrong
+    password (argon2id's 64 MiB and 3 passes are tens of milliseconds; a refusal without it
+    under one)."""
+    _signed_up(app)
+    someone = Browser(app, address="10.0.0.4")
+    someone.go("GET", "/")
+
+    def cpu_of(username: str) -> float:
+        started = time.process_time()
+        answer = someone.post("/account/sign-in", username=username, password="not the password")
+        assert answer.status_code == 403
+        return time.process_time() - started
+
+    # Two tries each (an address is checked 5 times before its sign-ins wait), turn about.
+    costs: dict[str, float] = {"ann": 0.0, "nobody-here": 0.0}
+    for name in ("ann", "nobody-here", "ann", "nobody-here"):
+        costs[name] += cpu_of(name)
+    assert costs["nobody-here"] > 0.5 * costs["ann"], costs
 
 
 def test_the_stored_hash_is_argon2id_and_the_password_is_in_no_log_and_no_row(
