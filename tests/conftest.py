@@ -25,7 +25,7 @@ for call in (httpx.get, httpx.post, httpx.put, httpx.delete, httpx.request,
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    """A new SQLite store's path (the HTTP tests of players, accounts, passkeys and public games)."""
+    """A new SQLite store's path (the HTTP tests that call the app in process)."""
     return tmp_path / "games.db"
 
 

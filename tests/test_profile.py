@@ -4,22 +4,15 @@ attacker would try them (okgin/server/pages/forms.py, profile.py)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import httpx
 import pytest
 from scripted_client import run
 from starlette.applications import Starlette
 
-from okgin.server import create_app
-
 BASE = "http://127.0.0.1"
 OURS = {"origin": BASE}
 
-
-@pytest.fixture
-def app(tmp_path: Path) -> Starlette:
-    return create_app(f"sqlite:///{tmp_path / 'games.db'}")
 
 
 def _visit(app: Starlette, steps: list[tuple[str, str, dict[str, str], dict[str, str]]],

@@ -21,7 +21,6 @@ from starlette.applications import Starlette
 from test_chips import conserved
 from tournament_client import FAST, Browser
 
-from okgin.server import create_app
 from okgin.server.players.accounts import _forget as forget_player
 from okgin.server.store.chips import DAILY_CHIPS, Wallets, pay_entries
 from okgin.server.store.schema import tournament_rounds
@@ -33,10 +32,6 @@ BASE = "http://127.0.0.1"
 SWISS = {"format": "swiss", "places": "4", "table": "2", "preset": "oklahoma", "target": "100",
          "levels": "normal"}
 
-
-@pytest.fixture
-def app(tmp_path: Path) -> Starlette:
-    return create_app(f"sqlite:///{tmp_path / 'games.db'}")
 
 
 def visit(app: Starlette, steps: list[tuple[str, str, dict[str, str]]], cookie: str | None = None,
