@@ -18,7 +18,8 @@ from okgin.errors import OkginError
 from okgin.hand import Deal, Hand, play_chance
 from okgin.match import Match
 from okgin.record import loads, replay_text
-from okgin.rules import Rules
+from okgin.rules import Rules, preset
+from okgin.runner import play_hand
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -101,6 +102,24 @@ def test_hards_own_play_is_seldom_called_a_mistake() -> None:
     mistakes = sum(len(review.mistakes) for review in reviews)
     assert decisions > 150
     assert mistakes <= 0.05 * decisions, (mistakes, decisions)
+
+
+def test_a_review_shows_each_view_the_points_won_toward_the_target() -> None:
+    # Under penalty scoring a seat's total and the points it has won differ (penalties do not
+    # count toward the target); `hard`'s model of the match reads the points won, so the views
+    # a review judges from must carry them as the table showed them.
+    rules = preset("oklahoma-multiplayer")
+    match = Match(rules, first_dealer=0)
+    players = [make_player("simple", random.Random(seat)) for seat in range(rules.players)]
+    rng = random.Random(4)
+    won_before = []
+    while len(won_before) < 4 and not match.over:
+        won_before.append(match.won)
+        play_hand(match.deal_next(rng), players, rng, match.totals, match, match.won)
+    reviews = review_match(match, 0, threshold=0.0)
+    seen = [(review.hand, d.view.won, d.view.scores) for review in reviews for d in review.mistakes]
+    assert seen and all(won == won_before[number - 1] for number, won, _ in seen), seen
+    assert any(won != scores for _, won, scores in seen), seen  # the case that matters
 
 
 @settings(max_examples=3, deadline=None)

@@ -60,17 +60,21 @@ class HandReview:
 def review_hand(
     hand: Hand, seat: int, number: int = 1, names: Sequence[str] = (),
     scores: tuple[int, ...] | None = None, threshold: float = MISTAKE,
+    won: tuple[int, ...] | None = None,
 ) -> HandReview:
-    """Review ``seat``'s decisions in ``hand`` (numbered ``number``); at most ``MOST`` mistakes."""
+    """Review ``seat``'s decisions in ``hand`` (numbered ``number``); at most ``MOST`` mistakes.
+    ``scores`` and ``won`` are the match's totals and points won toward the target before the
+    hand, as the seat's views showed them (``won`` by default ``scores``)."""
     if not 0 <= seat < hand.players:
         raise OkginError(f"seat {seat} is not a seat of {hand.players} players")
-    judged = list(_decisions(hand, seat, names, scores, threshold))
+    judged = list(_decisions(hand, seat, names, scores, threshold, won))
     worst = sorted((d for d in judged if d.cost >= threshold), key=lambda d: (-d.cost, d.move))
     return HandReview(number, seat, len(judged), tuple(worst[:MOST]))
 
 
 def _decisions(
-    hand: Hand, seat: int, names: Sequence[str], scores: tuple[int, ...] | None, threshold: float
+    hand: Hand, seat: int, names: Sequence[str], scores: tuple[int, ...] | None, threshold: float,
+    won: tuple[int, ...] | None,
 ) -> list[Decision]:
     """Every decision of ``seat`` with a choice to make, judged from its view at the time."""
     again = Hand(hand.rules, hand.dealer, hand.deal)
@@ -83,7 +87,7 @@ def _decisions(
         if isinstance(action, TURN_STARTS):
             turn += 1
         if len(again.legal_actions()) > 1:
-            view = seat_view(again, seat, scores)
+            view = seat_view(again, seat, scores, won)
             found.append(_judge(view, move, max(turn, 1), action, names, threshold))
         again.apply(action)
     return found
@@ -134,12 +138,16 @@ def review_match(
         count = len(match.hands)
         raise OkginError(f"no hand {hand}: the record has {count} hand{'' if count == 1 else 's'}")
     totals = [0] * match.rules.players
+    won = [0] * match.rules.players  # what counts toward the target (penalties do not)
     reviews = []
     for number, played in enumerate(match.hands, start=1):
         if hand is None or number == hand:
-            reviews.append(review_hand(played, seat, number, names, tuple(totals), threshold))
+            reviews.append(
+                review_hand(played, seat, number, names, tuple(totals), threshold, tuple(won))
+            )
         if played.result is not None:
             totals = [t + p for t, p in zip(totals, played.result.points, strict=True)]
+            won = [w + max(p, 0) for w, p in zip(won, played.result.points, strict=True)]
     return reviews
 
 
