@@ -10,6 +10,8 @@ import pytest
 from deals import deal, play
 
 from okgin.actions import Discard, Knock, parse_action
+from okgin.advice.suggest import trusted
+from okgin.advice.worlds import Worlds
 from okgin.bots import make_player
 from okgin.bots.race import MatchWorth, gains_of, win_chances
 from okgin.bots.rollout import utility
@@ -123,3 +125,12 @@ def test_hard_keeps_the_card_the_next_seat_needs_when_that_seat_is_nearest(seed:
     assert _hard(_feeding((70, 0, 90)), seed) == "0 discard 9H"
     chosen = make_player("hard", random.Random(seed)).act(_feeding((70, 90, 0)))
     assert isinstance(chosen, Discard) and chosen == parse_action("0 discard 3D")
+
+
+def test_the_coach_trusts_the_discard_hard_plays_near_the_target() -> None:
+    """The coach's benefit of the doubt goes to `hard`'s own discard, judged by `hard`'s own
+    function (its horizon and its feed weight): the 9♥ at a fresh table, the 3♦ when the
+    next seat is 10 points from winning the match."""
+    for won, card in (((0, 0, 0), "9H"), ((70, 90, 0), "3D")):
+        view = _feeding(won)
+        assert parse_action(f"0 discard {card}") in trusted(view, Worlds(view))

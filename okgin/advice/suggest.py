@@ -9,16 +9,19 @@ move worth the most, so the figures shown beside it always rank it first (docs/c
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.advice.reasons import reason
-from okgin.advice.worlds import Worlds
-from okgin.bots.hard import CLOSE, FEED_POINTS
+from okgin.advice.worlds import Worlds, seed_of
+from okgin.bots.guess import Guesser
+from okgin.bots.hard import GuessedWants, safer_discard
 from okgin.bots.judge import Judge
 from okgin.bots.memo import deadwood, discard_value
 from okgin.bots.normal import best_knock, rank_discards, should_take
+from okgin.bots.race import MatchWorth
 from okgin.cards import DECK
 from okgin.hand import Phase
 from okgin.view import SeatView
@@ -76,7 +79,7 @@ def trusted(view: SeatView, worlds: Worlds) -> set[PlayerAction]:
     judge = Judge(worlds.knowledge, view.stock_count)
     if view.phase == Phase.DISCARD:
         knock = best_knock(view)
-        found: set[PlayerAction] = {_safer_discard(view, worlds, judge)}
+        found: set[PlayerAction] = {_safer_discard(view, worlds)}
         return found | ({knock} if knock is not None else set())
     stay: PlayerAction = Draw(seat) if Draw(seat) in view.legal else Pass(seat)
     if Take(seat) not in view.legal:
@@ -89,16 +92,13 @@ def trusted(view: SeatView, worlds: Worlds) -> set[PlayerAction]:
     return {Take(seat) if take else stay}
 
 
-def _safer_discard(view: SeatView, worlds: Worlds, judge: Judge) -> Discard:
-    """`hard`'s discard: of the discards `normal` judges close to its best, the one least
-    likely to meld for the next seat (measured on the coach's guesses rather than `hard`'s)."""
-    ranked = rank_discards(view, judge)
-    close = [ch for ch in ranked if ch.cost <= ranked[0].cost + CLOSE][:4]
+def _safer_discard(view: SeatView, worlds: Worlds) -> Discard:
+    """`hard`'s discard, by `hard`'s own function (``safer_discard``: its horizon, its feed
+    weight, its ``FEED_GUESSES`` guesses of the next seat's hand, here seeded by the view)."""
     following = (view.seat + 1) % view.rules.players
-    costs = [ch.cost - judge.feed_cost(ch.card) + FEED_POINTS * worlds.want_share(following, ch.card)
-             for ch in close]
-    best = min(range(len(close)), key=lambda i: (costs[i], i))
-    return Discard(view.seat, DECK[close[best].card])
+    guesser = Guesser(worlds.knowledge, [card.index for card in view.discards])
+    wants = GuessedWants(guesser, random.Random(seed_of(view)), following)
+    return safer_discard(view, worlds.knowledge, MatchWorth(view), wants.share)
 
 
 def candidates(view: SeatView, worlds: Worlds) -> list[PlayerAction]:
@@ -113,5 +113,5 @@ def candidates(view: SeatView, worlds: Worlds) -> list[PlayerAction]:
         found.append(knock)
     ranked = rank_discards(view, judge)
     found += [Discard(view.seat, DECK[choice.card]) for choice in ranked[:SHORTLIST]]
-    safer = _safer_discard(view, worlds, judge)
+    safer = _safer_discard(view, worlds)
     return found if safer in found else [*found, safer]

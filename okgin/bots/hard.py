@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from okgin.actions import BigGin, Discard, Knock, PlayerAction
@@ -127,27 +128,49 @@ class HardPlayer:
     def _safer_discard(
         self, view: SeatView, knowledge: Knowledge, guesser: Guesser, worth: MatchWorth
     ) -> Discard:
-        """`normal`'s discard, with the risk of feeding the next seat measured on guesses
-        of its hand rather than on the visible hints alone, and weighed by what that seat
-        winning the hand would cost (more when it is near the target)."""
-        judge = Judge(knowledge, view.stock_count, HORIZON)
-        choices = rank_discards(view, judge)
+        """`hard`'s discard (``safer_discard``), the next seat's hand guessed
+        ``FEED_GUESSES`` times from this decision's guesses."""
         after = (view.seat + 1) % view.rules.players
-        feed = FEED_POINTS * worth.feed_weight(after)
-        close = [ch for ch in choices if ch.cost <= choices[0].cost + max(CLOSE, feed)][:4]
-        if len(close) < 2:
-            return Discard(view.seat, DECK[choices[0].card])
-        fed = [0] * len(close)
-        for _ in range(FEED_GUESSES):
-            wants = completers(guesser.world(self.rng).hands[after])
-            for i, choice in enumerate(close):
-                fed[i] += wants >> choice.card & 1
-        costs = [
-            choice.cost - judge.feed_cost(choice.card) + feed * fed[i] / FEED_GUESSES
-            for i, choice in enumerate(close)
-        ]
-        best = min(range(len(close)), key=lambda i: (costs[i], i))
-        return Discard(view.seat, DECK[close[best].card])
+        return safer_discard(view, knowledge, worth, GuessedWants(guesser, self.rng, after).share)
+
+
+class GuessedWants:
+    """The share of ``FEED_GUESSES`` guesses of ``seat``'s hand that meld a card; the guesses
+    are drawn at the first question only (most discards are not close enough to ask)."""
+
+    def __init__(self, guesser: Guesser, rng: random.Random, seat: int) -> None:
+        self._guesser, self._rng, self._seat = guesser, rng, seat
+        self._wants: list[int] | None = None
+
+    def share(self, card: int) -> float:
+        if self._wants is None:
+            self._wants = [
+                completers(self._guesser.world(self._rng).hands[self._seat])
+                for _ in range(FEED_GUESSES)
+            ]
+        return sum(wants >> card & 1 for wants in self._wants) / FEED_GUESSES
+
+
+def safer_discard(
+    view: SeatView, knowledge: Knowledge, worth: MatchWorth, wants: Callable[[int], float]
+) -> Discard:
+    """The discard `hard` plays when it does not knock, and the one the coach trusts as
+    `hard`'s (one function for both): `normal`'s ranking counted ``HORIZON`` draws ahead,
+    and among the discards within ``max(CLOSE, feed)`` points of its best (at most four)
+    the one whose cost is least once the visible feed cost is replaced by ``feed`` times
+    ``wants(card)``, the share of guessed hands of the next seat that meld it. ``feed`` is
+    ``FEED_POINTS`` times what that seat winning a hand would cost (``worth.feed_weight``:
+    more when it is near the target under penalty scoring)."""
+    judge = Judge(knowledge, view.stock_count, HORIZON)
+    choices = rank_discards(view, judge)
+    after = (view.seat + 1) % view.rules.players
+    feed = FEED_POINTS * worth.feed_weight(after)
+    close = [ch for ch in choices if ch.cost <= choices[0].cost + max(CLOSE, feed)][:4]
+    if len(close) < 2:
+        return Discard(view.seat, DECK[choices[0].card])
+    costs = [choice.cost - judge.feed_cost(choice.card) + feed * wants(choice.card) for choice in close]
+    best = min(range(len(close)), key=lambda i: (costs[i], i))
+    return Discard(view.seat, DECK[close[best].card])
 
 
 def _best_discard(view: SeatView, knowledge: Knowledge) -> Discard:
