@@ -83,25 +83,35 @@ def test_a_hand_played_by_hard_shows_no_costly_mistake() -> None:
 
 
 def test_a_review_names_the_lower_deadwood_it_preferred() -> None:
-    # Seed 0: `hard` (seat 1) throws the 4♥ keeping 27 deadwood where the 5♣ leaves 26; below
-    # the mistake threshold, but a review asked for every disagreement says so. (Seed 5's 3♥ was
-    # here before `hard` judged discards two draws ahead and played that hand differently.)
-    found = review_hand(hard_hand(0), 1, 1, ("You", "Ruby"), threshold=2.0).mistakes
+    # Seed 0: `hard` (seat 1) throws the 4♥ keeping 27 deadwood where the 5♣ leaves 26. The
+    # coach judges `hard`'s close discards by `hard`'s own function on its own guesses of the
+    # next seat's hand, which here prefer the 5♣; the play-outs then price the 4♥ about 6 points
+    # worse (below the mistake line before the coach used `hard`'s function).
+    found = review_hand(hard_hand(0), 1, 1, ("You", "Ruby")).mistakes
     (lower,) = [d for d in found if str(d.chosen) == "1 discard 4H"]
     assert str(lower.suggested) == "1 discard 5C"
     assert lower.reason.startswith("The 4♥ left 27 deadwood where the 5♣ leaves 26. Discard the 5♣")
-    assert lower not in review_hand(hard_hand(0), 1).mistakes
+
+
+def test_a_lower_threshold_lists_the_smaller_disagreements_too() -> None:
+    # Seed 6: `hard` (seat 1) draws at its move 31 where the coach would take, about 2.6 points
+    # better by the play-outs: under the mistake line, listed when every disagreement is asked for.
+    hand = hard_hand(6)
+    below = [d for d in review_hand(hand, 1, threshold=2.0).mistakes if d.move == 31]
+    assert [(str(d.chosen), str(d.suggested)) for d in below] == [("1 draw", "1 take")]
+    assert 2.0 <= below[0].cost < MISTAKE
+    assert all(d.move != 31 for d in review_hand(hand, 1).mistakes)
 
 
 def test_hards_own_play_is_seldom_called_a_mistake() -> None:
-    # Not never: over these 8 hands (measured, docs/coach.md) 12 of hard's 380 decisions (3.2%,
-    # issue 18 asks for 3%) cost at least MISTAKE points by the review's judgment: the coach
-    # follows the play-outs' worths, which `hard` consults only for knocks.
+    # Not never: over these 8 hands (measured, docs/coach.md) 8 of hard's 380 decisions (2.1%;
+    # issue 18 asks for at most 3%) cost at least MISTAKE points by the review's judgment: the
+    # coach follows the play-outs' worths, which `hard` consults only for knocks.
     reviews = [review_hand(hard_hand(seed), seat) for seed in range(8) for seat in (0, 1)]
     decisions = sum(review.decisions for review in reviews)
     mistakes = sum(len(review.mistakes) for review in reviews)
     assert decisions > 150
-    assert mistakes <= 0.05 * decisions, (mistakes, decisions)
+    assert mistakes <= 0.03 * decisions, (mistakes, decisions)
 
 
 def test_a_review_shows_each_view_the_points_won_toward_the_target() -> None:

@@ -28,7 +28,7 @@ MOST = 3
 """A review lists at most this many mistakes, the costliest first."""
 TURN_STARTS = (Pass, Draw, Take)
 """The actions that open a seat's turn (a discard or knock ends the turn its draw opened)."""
-GUESSES = 128
+GUESSES = 192
 """Guessed deals a disagreement is priced on: more than the live coach uses, since a review is
 read at leisure and a mistake must stand out of the noise of the guesses."""
 
