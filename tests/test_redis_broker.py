@@ -1,5 +1,6 @@
 """RedisBroker against a real redis-server: events cross between two brokers (as between two
-processes) in order, our own subscribers hear first and once, and an outage ends in a resync."""
+processes) in order, our own subscribers hear first and once, an outage ends in a resync, and
+a room served by one process alone costs Redis nothing until another process listens."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from real_servers import Redis, free_port
 from scripted_client import run
 
-from okgin.server.rooms.redis_broker import CHECK, RESYNC, BrokerError, RedisBroker, check_broker
+from okgin.server.rooms.redis_broker import CHECK, RESYNC, SYNC, BrokerError, RedisBroker, check_broker
 
 
 class Heard:
@@ -20,11 +21,15 @@ class Heard:
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
         self.checks = 0
+        self.syncs = 0
         self.arrived = asyncio.Event()
 
     async def __call__(self, message: dict[str, Any]) -> None:
         if message == CHECK:  # "now subscribed": see test_a_subscription_is_checked_once_heard
             self.checks += 1
+            return
+        if message == SYNC:  # another process listens now: see test_a_room_served_alone_…
+            self.syncs += 1
             return
         self.messages.append(message)
         self.arrived.set()
@@ -198,3 +203,92 @@ def test_a_process_subscribes_to_its_rooms_only_and_checks_once_heard(redis_serv
     assert first.messages == [] and first.checks == 1
     assert later.messages == [{"n": 2}] and later.checks == 1
     assert heard_by == 0
+
+
+def _publishes(redis_server: Redis) -> int:
+    """PUBLISH commands Redis has run so far (its INFO commandstats)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    try:
+        stats = client.info("commandstats").get("cmdstat_publish", {"calls": 0})
+        return int(stats["calls"])
+    finally:
+        client.close()
+
+
+class Room:
+    """A room as LiveRoom keeps one: a version in a store both processes read, published on
+    each change; on a sync it publishes its version, on a check it reads the store."""
+
+    def __init__(self, broker: RedisBroker, store: dict[str, int]) -> None:
+        self.broker, self.store = broker, store
+        self.known = 0  # the newest version this process has heard of or read
+        self.direct = 0  # versions heard as events (not read from the store)
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        if message == SYNC:
+            await self.broker.publish("room:f", {"version": self.store["version"]})
+        elif message == CHECK:
+            self.known = max(self.known, self.store["version"])
+        else:
+            self.known = max(self.known, message["version"])
+            self.direct += 1
+
+    async def change(self) -> None:
+        self.store["version"] += 1
+        await self.broker.publish("room:f", {"version": self.store["version"]})
+
+
+def test_a_room_served_alone_costs_no_publish_and_a_newcomer_misses_nothing(redis_server: Redis) -> None:
+    async def go() -> tuple[int, int, int, int, int]:
+        one, two = RedisBroker(redis_server.url), RedisBroker(redis_server.url)
+        await one.start()
+        await two.start()
+        store = {"version": 0}
+        here, there = Room(one, store), Room(two, store)
+        one.subscribe("room:f", here)
+        while "room:f" not in one._confirmed:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # its hello answered by nobody: the room is alone
+        before = _publishes(redis_server)
+        for _ in range(100):
+            await here.change()
+        alone_cost = _publishes(redis_server) - before  # at most the first, which finds it alone
+        # Another process comes while the changes go on, and they stop the moment we hear its
+        # hello: whatever it missed between its check and that moment only the sync brings.
+        two.subscribe("room:f", there)
+        while "room:f" in one._alone:
+            await here.change()
+            await asyncio.sleep(0)
+        final = store["version"]
+        for _ in range(500):
+            if there.known == final:
+                break
+            await asyncio.sleep(0.01)
+        known = there.known
+        direct = there.direct
+        for _ in range(100):  # from now on every change is sent
+            await here.change()
+        for _ in range(500):
+            if there.direct >= direct + 100:
+                break
+            await asyncio.sleep(0.01)
+        direct = there.direct - direct
+        two.unsubscribe("room:f", there)  # gone again: the room goes back to publishing nothing
+        await asyncio.sleep(0.2)
+        await here.change()
+        await here.change()
+        before = _publishes(redis_server)
+        for _ in range(50):
+            await here.change()
+        alone_again = _publishes(redis_server) - before
+        await one.close()
+        await two.close()
+        return alone_cost, known, final, direct, alone_again
+
+    alone_cost, known, final, direct, alone_again = run(go())
+    assert alone_cost <= 1
+    assert known == final > 100  # nothing missed (changes were made while it came)
+    assert direct == 100  # heard as events once its hello was heard
+    assert alone_again == 0

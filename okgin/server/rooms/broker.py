@@ -3,6 +3,8 @@
 ``LocalBroker`` serves one process; ``okgin.server.redis_broker.RedisBroker`` has the same
 methods over Redis pub/sub, for several processes. A message is a small dict such as
 ``{"room": code, "version": 7, "event": "0 draw"}``: never cards, so a broker sees no secret.
+RedisBroker also hands its subscribers ``{"check": True}``, ``{"resync": True}`` and
+``{"sync": True}`` (see redis_broker.py for what each asks of a room).
 """
 
 from __future__ import annotations

@@ -336,6 +336,11 @@ class LiveRoom:
             for watcher in list(self.watchers):
                 watcher.send({"type": "said", **message["say"]})
             return
+        if message.get("sync"):  # another process just listened: it may have missed our last change
+            await self.hall.broker.publish(self.channel, {
+                "room": self.room.code, "version": self.room.version, "from": PROCESS,
+            })
+            return
         if message.get("check"):  # just subscribed: was a change published before we heard?
             try:
                 stored = await anyio.to_thread.run_sync(self.hall.rooms.version, self.room.code)

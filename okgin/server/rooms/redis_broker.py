@@ -10,6 +10,13 @@ trip, so once Redis confirms it the channel's subscribers get ``{"check": True}`
 published meanwhile may have been missed, so compare with the store's version. After Redis
 comes back from an outage, each subscriber gets ``{"resync": True}``: events may have been
 missed, so reload from the store.
+
+A room served by one process alone (the usual case behind a proxy that routes a room to one
+process) costs Redis nothing per event: when a PUBLISH reaches nobody but ourselves, the
+channel is marked alone and later events are not sent. A process that subscribes says hello
+on the channel once Redis confirms it; whoever hears the hello publishes again from then on
+and asks its subscribers for a ``{"sync": True}`` answer (a room publishes its version), which
+covers any event left unsent between the newcomer's check and the hello.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ PREFIX = "okgin:"
 RETRY_SECONDS = (0.1, 0.2, 0.5, 1.0, 2.0)
 RESYNC: dict[str, Any] = {"resync": True}
 CHECK: dict[str, Any] = {"check": True}
+SYNC: dict[str, Any] = {"sync": True}
+HELLO = b'{"hello":true}'
 TAG = 16  # a payload is the publishing broker's origin (16 hex digits), then the message's JSON
 
 
@@ -65,6 +74,10 @@ class RedisBroker(Subscribers):
         self._pubsub: Any = None  # the listening connection's PubSub, while connected
         self._orders: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()  # (subscribe?, channel), in order
         self._own = PREFIX + "process:" + self.origin  # always subscribed: listen() needs one channel
+        self._confirmed: set[str] = set()  # channels Redis has confirmed we listen to
+        self._alone: set[str] = set()  # channels where our last PUBLISH reached only ourselves
+        self._news = 0  # hellos heard, confirmations, unsubscribes, outages: each can end "alone"
+        self._hellos: set[asyncio.Task[None]] = set()
 
     def subscribe(self, channel: str, callback: Callback) -> None:
         first = channel not in self._subscribers
@@ -76,6 +89,9 @@ class RedisBroker(Subscribers):
         super().unsubscribe(channel, callback)
         if channel not in self._subscribers:
             self._orders.put_nowait((False, channel))
+            self._confirmed.discard(channel)
+            self._alone.discard(channel)
+            self._news += 1
 
     async def start(self) -> None:
         """Connect and start listening; BrokerError when Redis cannot be reached."""
@@ -89,20 +105,30 @@ class RedisBroker(Subscribers):
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Deliver to our subscribers now, then to the other processes through Redis."""
         await self._deliver(channel, message)
-        payload = self._tag + orjson.dumps(message)
+        if channel not in self._alone:  # alone: no other process listens, nothing to send
+            await self._send(channel, orjson.dumps(message))
+
+    async def _send(self, channel: str, body: bytes) -> None:
+        """PUBLISH ``body``; when it reached only ourselves and nothing new was heard meanwhile,
+        the channel is alone (a hello heard, a confirmation or an outage may have come between
+        Redis counting the receivers and our reading the count: then it is not)."""
+        news = self._news
         try:
-            await self._redis.publish(PREFIX + channel, payload)
+            receivers = await self._redis.publish(PREFIX + channel, self._tag + body)
         except (RedisError, OSError) as error:
             # The change is already in the store; the others reload on the resync that follows
             # the outage. Failing the caller here would report "failed" for a saved change.
             log.warning("could not publish on %s: %s", channel, error)
+            return
+        if receivers == 1 and news == self._news and channel in self._confirmed:
+            self._alone.add(channel)
 
     async def close(self) -> None:
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
-        for task in list(self._tails.values()):
+        for task in [*self._tails.values(), *self._hellos]:
             task.cancel()
         self._subscribers.clear()
         await self._redis.aclose()
@@ -118,6 +144,9 @@ class RedisBroker(Subscribers):
             except (RedisError, OSError) as error:
                 failures = 0 if self._listening.is_set() else failures + 1
                 self._listening.clear()
+                self._confirmed.clear()  # not listening: others' hellos go unheard, so publish
+                self._alone.clear()
+                self._news += 1
                 delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
                 log.warning("lost the broker (%s); retrying in %.1f s", error, delay)
                 await asyncio.sleep(delay)
@@ -157,7 +186,10 @@ class RedisBroker(Subscribers):
         if kind == "subscribe":  # now heard: an event published before this may have been missed
             channel = _text(raw["channel"])[len(PREFIX):]
             if channel in self._subscribers:
+                self._confirmed.add(channel)
+                self._news += 1
                 self._queue(channel, CHECK)
+                self._say_hello(channel)
             return
         if kind != "message":
             return
@@ -167,6 +199,11 @@ class RedisBroker(Subscribers):
         data = raw["data"]
         if data[:TAG] == self._tag:
             return  # our own, echoed: our subscribers heard it when it was published
+        if data[TAG:] == HELLO:  # another process listens now: publish, and answer its check
+            self._alone.discard(channel)
+            self._news += 1
+            self._queue(channel, SYNC)
+            return
         try:
             message = orjson.loads(data[TAG:])
         except (ValueError, TypeError):
@@ -175,6 +212,12 @@ class RedisBroker(Subscribers):
             log.warning("ignored a malformed broker message on %s", channel)
             return
         self._queue(channel, message)
+
+    def _say_hello(self, channel: str) -> None:
+        """Tell the channel's other processes we listen (without holding up the reading)."""
+        task = asyncio.get_running_loop().create_task(self._send(channel, HELLO))
+        self._hellos.add(task)
+        task.add_done_callback(self._hellos.discard)
 
     def _queue(self, channel: str, message: dict[str, Any]) -> None:
         """Deliver after the channel's previous message, without waiting here: one room's slow
