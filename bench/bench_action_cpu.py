@@ -3,6 +3,7 @@
     nice -n 10 .venv/bin/python bench/bench_action_cpu.py --rooms 8 --hands 10 --runs 3 --before c64e1ae
     nice -n 10 .venv/bin/python bench/bench_action_cpu.py --processes 2 --before c64e1ae
     nice -n 10 .venv/bin/python bench/bench_action_cpu.py --processes 2 --nginx
+    .venv/bin/python bench/bench_action_cpu.py --processes 2 --nginx --versus-one --runs 5
 
 With ``--nginx`` the two processes are behind Debian's nginx running deploy/okgin.conf: each
 room's seats reach it through the room's own URL (``/ws?room=CODE``), so one process serves
@@ -19,7 +20,9 @@ action waits for its ack and for both seats' states. The servers' CPU (user + sy
 and the deal of the next hand), is the figure: it should not grow with the hand number when
 what a change writes and reads does not grow with the game. Builds are measured one after the
 other in the same run, on the same machine at the same load; with ``--runs N`` they take turns
-N times and each hand's figure is the median of its N runs.
+N times and each hand's figure is the median of its N runs. ``--versus-one`` measures one
+process (no proxy, no Redis), and with ``--nginx`` one process behind the same nginx too, in
+turn with the setup asked for, for the ratios (the last column against each of the others).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -41,8 +45,17 @@ from scripted_client import Client, choose
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = {"preset": "oklahoma", "target": 100_000}
-ROUTED = [False]
-"""True behind nginx (``--nginx``)."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What one column of the table measures: a build, its processes, nginx and Redis."""
+
+    name: str
+    source: Path | None  # None: this tree
+    processes: int
+    nginx: bool
+    redis: bool
 
 
 def cpu_seconds(pid: int) -> float:
@@ -98,10 +111,10 @@ class Room:
         self.acked = 0
 
     @classmethod
-    async def open(cls, ws_urls: list[str], seed: int) -> Room:
+    async def open(cls, ws_urls: list[str], seed: int, routed: bool) -> Room:
         host = await Client.connect(ws_urls[0])
         await host.request({"type": "create", "players": 2, "name": "Ann", "rules": RULES})
-        if ROUTED[0]:  # behind nginx the page comes back on the room's own URL
+        if routed:  # behind nginx the page comes back on the room's own URL
             room, token = host.room, host.token
             await host.close()
             ws_urls = [f"{ws_urls[0]}?room={room}"]
@@ -146,10 +159,10 @@ class Room:
 
 
 async def measure(
-    ws_urls: list[str], pids: list[int], rooms: int, hands: int,
+    ws_urls: list[str], pids: list[int], rooms: int, hands: int, routed: bool,
 ) -> list[tuple[int, float, int]]:
     """(hand number, the servers' CPU seconds, acknowledged actions) for each hand."""
-    tables = [await Room.open(ws_urls, seed) for seed in range(1, rooms + 1)]
+    tables = [await Room.open(ws_urls, seed, routed) for seed in range(1, rooms + 1)]
     figures = []
     for number in range(1, hands + 1):
         acked, cpu = sum(t.acked for t in tables), sum(map(cpu_seconds, pids))
@@ -179,53 +192,64 @@ def main() -> None:
     parser.add_argument("--nginx", action="store_true", help="the processes behind deploy/okgin.conf")
     parser.add_argument("--redis", action="store_true", help="one process with --broker redis:// too")
     parser.add_argument("--runs", type=int, default=1, help="runs of each build, in turn (medians shown)")
+    parser.add_argument("--versus-one", action="store_true",
+                        help="one process (no nginx, no Redis) in turn with this setup, for the ratio")
     args = parser.parse_args()
-    ROUTED[0] = args.nginx
-    builds: list[tuple[str, Path | None]] = [("this tree", None)]
+    two = args.processes == 2
+    here = Setup("this tree", None, args.processes, args.nginx, two or args.redis)
+    setups = [here]
     if args.before:
-        builds.insert(0, (f"before ({args.before})", build_source(args.before)))
+        setups.insert(0, Setup(f"before ({args.before})", build_source(args.before), args.processes,
+                               args.nginx, two or args.redis))
+    elif args.versus_one:  # one process as it is, and behind the same nginx: the proxy's share
+        setups[:0] = [Setup("one process", None, 1, False, False)]
+        if args.nginx:
+            setups.insert(1, Setup("one process behind nginx", None, 1, True, False))
     postgres = Postgres().start()
-    redis = Redis().start() if args.processes == 2 or args.redis else None
-    runs: dict[str, list[list[float]]] = {name: [] for name, _ in builds}
+    redis = Redis().start() if any(setup.redis for setup in setups) else None
+    runs: dict[str, list[list[float]]] = {setup.name: [] for setup in setups}
     try:
         for _ in range(args.runs):  # the builds in turn, run after run: the same load for each
-            for name, source in builds:
-                figures = run_build(postgres, redis, source, args)
-                runs[name].append([cpu / acked * 1000 for _, cpu, acked in figures])
-                print(f"{name}: " + " ".join(f"{ms:.2f}" for ms in runs[name][-1]), flush=True)
+            for setup in setups:
+                figures = run_build(postgres, redis if setup.redis else None, setup, args)
+                runs[setup.name].append([cpu / acked * 1000 for _, cpu, acked in figures])
+                print(f"{setup.name}: " + " ".join(f"{ms:.2f}" for ms in runs[setup.name][-1]), flush=True)
     finally:
         postgres.stop()
         if redis is not None:
             redis.stop()
-    where = f"{args.processes} process{'es' if args.processes == 2 else ''}"
+    where = f"{args.processes} process{'es' if two else ''}"
     print(f"server CPU per acknowledged action (ms), {args.rooms} rooms of 2, PostgreSQL, {where}"
-          f"{' behind nginx' if args.nginx else ''}{', --broker redis' if args.redis else ''}; "
+          f"{' behind nginx' if args.nginx else ''}{', --broker redis' if args.redis else ''}"
+          f"{' (and one process, for the ratio)' if args.versus_one else ''}; "
           f"the median of {args.runs} run{'s' if args.runs > 1 else ''} for each hand")
     names = list(runs)
-    print("| hand | " + " | ".join(names) + (" | ratio |" if len(names) == 2 else " |"))
-    for number in range(args.hands):
-        cells = [statistics.median(run[number] for run in runs[name]) for name in names]
-        ratio = f" | {cells[1] / cells[0]:.2f} |" if len(cells) == 2 else " |"
-        print(f"| {number + 1} | " + " | ".join(f"{cell:.2f}" for cell in cells) + ratio)
-    overall = [statistics.median(ms for run in runs[name] for ms in run) for name in names]
-    print("| all hands | " + " | ".join(f"{cell:.2f}" for cell in overall)
-          + (f" | {overall[1] / overall[0]:.2f} |" if len(overall) == 2 else " |"))
+    ratios = [f"ratio to {name}" for name in names[:-1]]
+    print("| hand | " + " | ".join(names + ratios) + " |")
+    for number in ["all hands", *range(args.hands)]:
+        if number == "all hands":
+            cells = [statistics.median(ms for run in runs[name] for ms in run) for name in names]
+        else:
+            cells = [statistics.median(run[int(number)] for run in runs[name]) for name in names]
+        row = [f"{cell:.2f}" for cell in cells] + [f"{cells[-1] / cell:.2f}" for cell in cells[:-1]]
+        print(f"| {number if number == 'all hands' else int(number) + 1} | " + " | ".join(row) + " |")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
 def run_build(
-    postgres: Postgres, redis: Redis | None, source: Path | None, args: argparse.Namespace,
+    postgres: Postgres, redis: Redis | None, setup: Setup, args: argparse.Namespace,
 ) -> list[tuple[int, float, int]]:
-    """One build measured once: fresh database, fresh servers (and nginx), all its hands."""
+    """One setup measured once: fresh database, fresh servers (and nginx), all its hands."""
     url = postgres.fresh_database()
-    servers = [start_server(url, source, redis.url if redis else None) for _ in range(args.processes)]
-    front = Nginx([port for _, port in servers], address_limits=False).start() if args.nginx else None
+    broker = redis.url if redis else None
+    servers = [start_server(url, setup.source, broker) for _ in range(setup.processes)]
+    front = Nginx([port for _, port in servers], address_limits=False).start() if setup.nginx else None
     try:
         ws_urls = [f"ws://127.0.0.1:{port}/ws" for _, port in servers]
         if front is not None:
             ws_urls = [front.url.replace("http://", "ws://") + "/ws"]
         pids = [process.pid for process, _ in servers]
-        return asyncio.run(measure(ws_urls, pids, args.rooms, args.hands))
+        return asyncio.run(measure(ws_urls, pids, args.rooms, args.hands, setup.nginx))
     finally:
         if front is not None:
             front.stop()

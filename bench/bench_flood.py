@@ -5,7 +5,8 @@ player's action-to-acknowledgement p50/p99 with and without the flood, in the sa
 
 With ``--pin`` the server runs on core 0 alone and this benchmark (the flooder and the player)
 on core 1, so that the figures measure what the flood costs the server, not the cores the
-flooder and the server would otherwise share.
+flooder and the server would otherwise share. The flooder runs in a process of its own, so its
+busy loop does not delay the player's client (as one event loop shared by both would).
 
 The floods are those a hostile page could send: `new` messages, hints, and frames of 16 KB
 garbage, each as fast as the server reads them, for as long as the player plays. The server
@@ -22,12 +23,16 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import statistics
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
+from multiprocessing.queues import Queue
 from pathlib import Path
+from typing import Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -54,7 +59,13 @@ class Flooded:
     closed: int = 0
 
 
-async def flood(url: str, frame: str, seen: Flooded, stop: asyncio.Event) -> None:
+class Stop(Protocol):
+    """Set when the flood is to end (a multiprocessing Event: the flooder is another process)."""
+
+    def is_set(self) -> bool: ...
+
+
+async def flood(url: str, frame: str, seen: Flooded, stop: Stop) -> None:
     """Send ``frame`` as fast as the server reads it until ``stop``; when the server closes the
     connection, open another and go on (an attacker does not stop at the first close)."""
     while not stop.is_set():
@@ -82,7 +93,7 @@ async def flood(url: str, frame: str, seen: Flooded, stop: asyncio.Event) -> Non
         await client.close()
 
 
-async def _drain(client: Client, seen: Flooded, stop: asyncio.Event) -> None:
+async def _drain(client: Client, seen: Flooded, stop: Stop) -> None:
     while True:
         try:
             message = await client.receive(timeout=0.5)
@@ -109,15 +120,31 @@ async def play(url: str, moves: int) -> list[float]:
     return client.latencies
 
 
-async def measure(url: str, frame: str, moves: int, seen: Flooded) -> list[float]:
+def flooder(url: str, frame: str, stop: Stop, answers: Queue[Flooded], cores: set[int] | None) -> None:
+    """The flood, in a process of its own: its busy loop must not delay the player's client,
+    which a loop shared with it would (the figure is then the client's, not the server's)."""
+    if cores is not None:
+        os.sched_setaffinity(0, cores)
+    seen = Flooded()
+    asyncio.run(flood(url, frame, seen, stop))
+    answers.put(seen)
+
+
+def measure(url: str, frame: str, moves: int, seen: Flooded, cores: set[int] | None) -> list[float]:
     """The player's latencies over ``moves`` moves, with ``frame`` flooded all the while."""
-    stop = asyncio.Event()
-    flooding = asyncio.create_task(flood(url, frame, seen, stop)) if frame else None
-    await asyncio.sleep(0.2 if frame else 0)
-    latencies = await play(url, moves)
+    if not frame:
+        return asyncio.run(play(url, moves))
+    processes = multiprocessing.get_context("spawn")
+    stop, answers = processes.Event(), processes.Queue()
+    flooding = processes.Process(target=flooder, args=(url, frame, stop, answers, cores))
+    flooding.start()
+    time.sleep(0.5)  # the flooder's process started and flooding
+    latencies = asyncio.run(play(url, moves))
     stop.set()
-    if flooding is not None:
-        await flooding
+    flooded: Flooded = answers.get(timeout=60)
+    flooding.join(30)
+    for name in ("sent", "refused", "connections", "closed"):
+        setattr(seen, name, getattr(seen, name) + getattr(flooded, name))
     return latencies
 
 
@@ -143,7 +170,7 @@ def main() -> None:
         block = max(1, args.moves // args.rounds)
         for _ in range(args.rounds):
             for name, frame in FLOODS.items():
-                latencies[name] += asyncio.run(measure(server.ws_url, frame, block, seen[name]))
+                latencies[name] += measure(server.ws_url, frame, block, seen[name], {1} if args.pin else None)
         print(f"load average {os.getloadavg()[0]:.2f} at the end")
     finally:
         server.stop()
