@@ -2,21 +2,25 @@
 
 Both decide off the room's lock and then play through the room's one ``apply``, the path a
 person's move takes, naming the game and the moves they decided on: a decision about a game
-that has moved on meanwhile is refused as out of date, not played.
+that has moved on meanwhile is refused as out of date, not played. A move the store could not
+save (busy, or the connection lost: nothing changed) is tried again, waiting longer each time:
+nobody else would make it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import random
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from okgin.bots import Player
 from okgin.errors import OkginError
-from okgin.server.rooms.changes import Stale
+from okgin.server.rooms.changes import NotSaved, Stale
 from okgin.server.rooms.room import Phase
 from okgin.server.rooms.thinking import computer_player
 
@@ -28,6 +32,9 @@ log = logging.getLogger("okgin.server")
 
 Turn = tuple[str, int, tuple[int, int]]
 """A person's turn a timer runs for: (game id, seat, moves)."""
+RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+"""Waits before a move the store did not save is tried again (the last one repeats)."""
+T = TypeVar("T")
 
 
 class Autoplay:
@@ -73,10 +80,22 @@ class Autoplay:
             return self._deals(game)
         return self.live.room.levels()[seat] is not None
 
+    async def _until_saved(self, what: str, attempt: Callable[[], Awaitable[T]]) -> T:
+        """``attempt``, and again while the store fails to save it (nothing was changed)."""
+        for failures in itertools.count():
+            try:
+                return await attempt()
+            except NotSaved as error:
+                delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
+                log.warning("room %s: %s was not saved (%s); trying again in %g s",
+                            self.live.room.code, what, error, delay)
+                await asyncio.sleep(delay)
+        raise AssertionError("unreachable")  # pragma: no cover (itertools.count never ends)
+
     async def _play_bots(self) -> None:
         live = self.live
         try:
-            while await self._bot_turn():
+            while await self._until_saved("a computer player's move", self._bot_turn):
                 pass
         except OkginError as error:
             log.warning("room %s: a computer player's move failed: %s", live.room.code, error)
@@ -169,7 +188,7 @@ class Autoplay:
             return  # dealt meanwhile (or another game)
         self._dealer = None
         with contextlib.suppress(OkginError):
-            await self.live.next_hand(key[1])
+            await self._until_saved("the next hand's deal", lambda: self.live.next_hand(key[1]))
 
     def turn(self) -> Turn | None:
         """The person's turn a timer would run for: (game, seat, moves), or None."""
@@ -191,4 +210,5 @@ class Autoplay:
         action = await self.live.hall.thinking.decide("normal", self._player(seat, "normal"), view, game.rng)
         self._timer = None
         with contextlib.suppress(OkginError):
-            await self.live.apply(seat, action, (game, moves))
+            await self._until_saved("a timed-out turn's move",
+                                    lambda: self.live.apply(seat, action, (game, moves)))
