@@ -139,3 +139,19 @@ def test_a_room_and_every_field_of_its_seats_read_back_as_saved() -> None:
     assert set(room.seats[1].to_data()) == {f.name for f in fields(Seat)}
     back = Room.from_data(room.code, room.version, json.loads(json.dumps(room.to_data())))
     assert back == room and back.rules_json() == room.rules.to_json() != "oklahoma-big-gin"
+
+
+def test_log_rows_of_any_text_are_saved_as_written(postgres: Postgres) -> None:
+    """A move's log rows go to PostgreSQL as array literals: commas, braces, quotes, backslashes
+    and the word NULL in an entry stay the entry's own text."""
+    from sqlalchemy import create_engine, text
+
+    from okgin.server.store.room_store import array_element
+
+    entries = ["1 discard KH", "a,b", "{x}", "NULL", "back\\slash", 'quote"d', "", "é ♠ \n"]
+    engine = create_engine(postgres.fresh_database())
+    literal = "{" + ",".join(array_element(entry) for entry in entries) + "}"
+    with engine.connect() as db:
+        back = db.execute(text("SELECT CAST(:entries AS text[])"), {"entries": literal}).scalar()
+    engine.dispose()
+    assert back == entries

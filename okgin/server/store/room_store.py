@@ -127,8 +127,9 @@ class RoomTable(Generic[R]):
             "scores": json.dumps(list(game.scores or ())) if game.winner is not None else None,
         }
         if self.engine.dialect.name == "postgresql":
-            params["hands"] = [hand for hand, _ in game.rows]
-            params["entries"] = [entry for _, entry in game.rows]
+            # As array literals (text): psycopg's list dumper cost a tenth of the move's CPU.
+            params["hands"] = "{" + ",".join(str(int(hand)) for hand, _ in game.rows) + "}"
+            params["entries"] = "{" + ",".join(array_element(entry) for _, entry in game.rows) + "}"
             with one_statement(self.engine, "could not save the room") as db:
                 counts = tuple(db.execute(_MOVE_POSTGRESQL, params, prepare=True).fetchone())
             if counts != (1, 1):  # (0, 0): the statement wrote nothing
@@ -228,6 +229,12 @@ round trip): the game's row locked at the version the rows follow, then the room
 (compare-and-set), the game's row and its log rows. Counts of the rooms and games written:
 (1, 1), or (0, 0) when either was out of date (the game's row is locked before the room is
 written, so nobody can move it on between the two: the room is written only with its game)."""
+
+
+def array_element(text: str) -> str:
+    """``text`` as one element of a PostgreSQL array literal: in double quotes, with backslashes
+    and double quotes escaped (so a comma, a brace or the word NULL stays text)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _move_chips(db: Connection, room: str, game: GameWrite) -> None:
