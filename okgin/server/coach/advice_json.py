@@ -8,9 +8,9 @@ from typing import Any
 
 from okgin.actions import Action
 from okgin.advice import Analysis, analyse
-from okgin.advice.review import action_words, review_hand, review_json
+from okgin.advice.review import action_words, review_json, review_match
 from okgin.cards import DECK, Card
-from okgin.hand import Hand
+from okgin.match import Match
 from okgin.view import SeatView
 
 
@@ -80,8 +80,9 @@ def hint_message(view: SeatView, names: Sequence[str], ident: int | None) -> dic
 
 
 def review_message(
-    hand: Hand, seat: int, number: int, names: Sequence[str], ident: int | None
+    match: Match, seat: int, number: int, names: Sequence[str], ident: int | None
 ) -> dict[str, Any]:
-    """The answer to ``review``: ``seat``'s costliest decisions in the finished ``hand``."""
-    return {"type": "review", "id": ident, "names": list(names),
-            **review_json(review_hand(hand, seat, number, names), names)}
+    """The answer to ``review``: ``seat``'s costliest decisions in hand ``number`` of ``match``
+    (judged with the match's scores before it, as the seat's views showed them)."""
+    review = review_match(match, seat, names, hand=number)[0]
+    return {"type": "review", "id": ident, "names": list(names), **review_json(review, names)}

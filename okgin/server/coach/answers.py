@@ -28,7 +28,7 @@ def coach_work(
     names = list(names)
     if kind == "review":
         number = _hand_number(match, data)
-        return functools.partial(review_message, match.hands[number - 1], seat, number, names, ident)
+        return functools.partial(review_message, match, seat, number, names, ident)
     build = hint_message if kind == "hint" else advice_message
     return functools.partial(build, match.view(seat), names, ident)
 

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 
-from okgin.advice.review import review_hand
+from okgin.advice.review import review_match
 from okgin.record import replay
 from okgin.scoring import Outcome
 from okgin.server.store.schema import game_players, hand_results
@@ -49,6 +49,7 @@ def rows_of(game_id: str, record: Mapping[str, Any], review: bool = True) -> lis
         return []
     now = time.time()
     preset = match.rules.preset or "house"
+    reviews = review_match(match, PERSON) if review else None  # with the scores before each hand
     rows = []
     for number, hand in enumerate(match.hands, start=1):
         result = hand.result
@@ -59,7 +60,7 @@ def rows_of(game_id: str, record: Mapping[str, Any], review: bool = True) -> lis
             game=game_id, hand=number, finished=now, preset=preset, outcome=str(result.outcome),
             won_hand=result.winner == PERSON, points=result.points[PERSON],
             knocked_against=result.deadwood[PERSON] if against and _knocked(result.outcome) else None,
-            mistakes=len(review_hand(hand, PERSON).mistakes) if review else None,
+            mistakes=len(reviews[number - 1].mistakes) if reviews is not None else None,
             won_game=match.final.winner == PERSON,
         ))
     return rows

@@ -10,7 +10,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from okgin.advice.review import HandReview, review_hand
+from okgin.advice.review import HandReview, review_match
 from okgin.errors import OkginError, sentence
 from okgin.record import loads, replay
 from okgin.server.pages import template
@@ -165,7 +165,7 @@ def _review(record: dict[str, Any], number: int, seat: int) -> tuple[HandReview,
     match, names = replay(record)
     if not 1 <= number <= len(match.hands):
         raise OkginError(f"no hand {number}: the game had {len(match.hands)}")
-    return review_hand(match.hands[number - 1], seat, number, names), list(names), len(match.hands)
+    return review_match(match, seat, names, hand=number)[0], list(names), len(match.hands)
 
 
 def history_links(game_id: str) -> str:
