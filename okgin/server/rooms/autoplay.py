@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import random
 import time
@@ -82,15 +81,16 @@ class Autoplay:
 
     async def _until_saved(self, what: str, attempt: Callable[[], Awaitable[T]]) -> T:
         """``attempt``, and again while the store fails to save it (nothing was changed)."""
-        for failures in itertools.count():
+        failures = 0
+        while True:
             try:
                 return await attempt()
             except NotSaved as error:
                 delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
+                failures += 1
                 log.warning("room %s: %s was not saved (%s); trying again in %g s",
                             self.live.room.code, what, error, delay)
                 await asyncio.sleep(delay)
-        raise AssertionError("unreachable")  # pragma: no cover (itertools.count never ends)
 
     async def _play_bots(self) -> None:
         live = self.live
