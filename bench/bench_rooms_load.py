@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import resource
@@ -32,6 +33,8 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -239,40 +242,54 @@ def main() -> None:
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # ~1,500 sockets each side, servers inherit it
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    postgres, redis = Postgres().start(), Redis().start()
-    servers: list[ServerProcess] = []
+    with cluster(args.processes) as made:
+        servers = made.servers
+        pids = [server.process.pid for server in servers if server.process is not None]
+        urls = [s.ws_url for s in servers]
+        if args.nginx:
+            NGINX[0] = True
+            made.front = Nginx([s.port for s in servers], address_limits=False).start()
+            urls = [made.front.url.replace("http://", "ws://") + "/ws"]
+        asyncio.run(run(urls, args.rooms, args.seconds, args.think, pids))
+
+
+@dataclass
+class Cluster:
+    """The benchmark's `okgin serve` processes (and nginx in front, once started)."""
+
+    servers: list[ServerProcess] = field(default_factory=list)
     front: Nginx | None = None
 
-    def stop_all(*_: object) -> None:  # on ^C or SIGTERM: no server outlives the benchmark
-        if front is not None:
-            front.stop()
-        for server in servers:
+
+@contextlib.contextmanager
+def cluster(processes: int) -> Iterator[Cluster]:
+    """A throwaway PostgreSQL and Redis and ``processes`` servers on them (no address limits):
+    all stopped at the end, and on ^C or SIGTERM, so no server outlives the benchmark."""
+    postgres, redis = Postgres().start(), Redis().start()
+    made = Cluster()
+
+    def stop() -> None:
+        if made.front is not None:
+            made.front.stop()
+        for server in made.servers:
             server.stop()
         redis.stop()
         postgres.stop()
+
+    def interrupted(*_: object) -> None:
+        stop()
         os._exit(130)
 
-    signal.signal(signal.SIGINT, stop_all)
-    signal.signal(signal.SIGTERM, stop_all)
+    signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGTERM, interrupted)
     try:
         shared = ("--db", postgres.fresh_database(), "--broker", redis.url, "--no-address-limits")
         with tempfile.TemporaryDirectory() as tmp:
-            for n in range(args.processes):
-                servers.append(ServerProcess(Path(tmp) / f"unused{n}.db", extra=shared).start())
-            pids = [server.process.pid for server in servers if server.process is not None]
-            urls = [s.ws_url for s in servers]
-            if args.nginx:
-                NGINX[0] = True
-                front = Nginx([s.port for s in servers], address_limits=False).start()
-                urls = [front.url.replace("http://", "ws://") + "/ws"]
-            asyncio.run(run(urls, args.rooms, args.seconds, args.think, pids))
+            for n in range(processes):
+                made.servers.append(ServerProcess(Path(tmp) / f"unused{n}.db", extra=shared).start())
+            yield made
     finally:
-        if front is not None:
-            front.stop()
-        for server in servers:
-            server.stop()
-        redis.stop()
-        postgres.stop()
+        stop()
 
 
 if __name__ == "__main__":

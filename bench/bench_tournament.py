@@ -16,10 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import os
-import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -27,8 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_rooms_load import Clock, Seat, pct, rss_kb
-from real_servers import Postgres, Redis
+from bench_rooms_load import Clock, Seat, cluster, pct, rss_kb
 from server_process import ServerProcess
 from tournament_client import Browser
 
@@ -142,29 +138,8 @@ def main() -> None:
     parser.add_argument("--levels", default="easy")
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds a person waits before moving")
     args = parser.parse_args()
-    postgres, redis = Postgres().start(), Redis().start()
-    servers: list[ServerProcess] = []
-
-    def stop_all(*_: object) -> None:  # on ^C or SIGTERM: no server outlives the benchmark
-        for server in servers:
-            server.stop()
-        redis.stop()
-        postgres.stop()
-        os._exit(130)
-
-    signal.signal(signal.SIGINT, stop_all)
-    signal.signal(signal.SIGTERM, stop_all)
-    try:
-        shared = ("--db", postgres.fresh_database(), "--broker", redis.url, "--no-address-limits")
-        with tempfile.TemporaryDirectory() as tmp:
-            for n in range(2):
-                servers.append(ServerProcess(Path(tmp) / f"unused{n}.db", extra=shared).start())
-            asyncio.run(run(servers, args))
-    finally:
-        for server in servers:
-            server.stop()
-        redis.stop()
-        postgres.stop()
+    with cluster(2) as made:
+        asyncio.run(run(made.servers, args))
 
 
 if __name__ == "__main__":
