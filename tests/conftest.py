@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 from real_servers import MissingServer, Postgres, Redis
+from server_process import ServerProcess
 from starlette.applications import Starlette
 
 from okgin.server import create_app
@@ -33,6 +34,18 @@ def db(tmp_path: Path) -> Path:
 def app(db: Path) -> Starlette:
     """The web app on that store, called in process (no server)."""
     return create_app(f"sqlite:///{db}")
+
+
+@pytest.fixture(scope="module")
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[ServerProcess]:
+    """One `okgin serve` (SQLite, seeds allowed) shared by a test module's tests; a module
+    that needs its own kind of server defines its own ``server``."""
+    where = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    process = ServerProcess(where / "games.db", allow_seeds=True).start()
+    yield process
+    process.stop()
 
 
 @pytest.fixture(scope="session")

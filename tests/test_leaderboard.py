@@ -7,7 +7,6 @@ import asyncio
 import hashlib
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -23,13 +22,6 @@ from okgin.server.players.rating_store import bucket
 from okgin.server.store.schema import ratings
 
 SHORT = {"preset": "oklahoma", "target": 10}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("leaderboard") / "games.db", allow_seeds=True).start()
-    yield process
-    process.stop()
 
 
 def _get(server: ServerProcess, path: str, cookie: str | None) -> str:

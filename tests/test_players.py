@@ -6,24 +6,15 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 from scripted_client import Client, new_guest, open_room, run, take_seat
 from server_process import ServerProcess
 from starlette.applications import Starlette
 
 from okgin.server import create_app
 from okgin.server.players.identity import Players
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("players") / "games.db", allow_seeds=True).start()
-    yield process
-    process.stop()
 
 
 def db_rows(db: Path, query: str, *args: object) -> list[tuple[object, ...]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +19,6 @@ from okgin.server import create_app
 from okgin.server.store.migrate import upgrade
 
 SHORT = {"preset": "oklahoma", "target": 10}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("privacy") / "games.db", allow_seeds=True).start()
-    yield process
-    process.stop()
 
 
 @pytest.fixture(scope="module")
