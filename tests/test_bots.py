@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from deals import deal, draw_and_discard, opening, play
 
 from okgin.actions import Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.bots import LEVELS, Player, make_player
@@ -19,7 +20,7 @@ from okgin.bots.normal import NormalPlayer
 from okgin.bots.rollout import Table, World, finish_turn
 from okgin.cards import DECK, Card, mask_of, parse_cards
 from okgin.errors import OkginError
-from okgin.hand import STOCK_FLOOR, Deal, Hand
+from okgin.hand import STOCK_FLOOR, Deal, Hand, Phase
 from okgin.match import Match
 from okgin.melds import deadwood_of_mask
 from okgin.rules import PRESET_NAMES, Rules, preset
@@ -255,6 +256,26 @@ def test_normal_and_hard_go_gin_when_they_can() -> None:
     view = seat_view(hand, 0)
     for level in ("normal", "hard"):
         assert make_player(level, random.Random(0)).act(view) == Knock(0, Card.parse("KS"))
+
+
+def test_normal_and_hard_take_the_last_chance_that_lets_them_knock() -> None:
+    """000's last chance (``last_chance_knock``): two cards left, seat 1 may take the 8♣ seat 0
+    threw, but only to knock. Taking it and throwing the 9♠ leaves 8 deadwood under the 9♦'s
+    limit of 9, and seat 0's 21 (12 after it lays the 9♥ off) lose to it; a pass voids the
+    hand. `normal`'s usual draw rule counts on a stock draw that cannot come (the 9♥ would
+    make a run) and passed; the coach's trusted move took."""
+    the_deal = deal(
+        ["4D 5D 6D 8S 8D 8H 6S 2D 9H 4H", "2C 3C 4C 7D 7H 7S TH JH QH 9S"], "9D", at={28: "8C"}
+    )
+    rules = preset("oklahoma").replace(last_chance_knock=True)
+    hand = play(rules, 1, the_deal, opening(1) + draw_and_discard(the_deal, 0, 0, 29))
+    assert (hand.phase, hand.to_act, hand.stock_count) == (Phase.LAST_CHANCE, 1, 2)
+    view = seat_view(hand, 1)
+    for level in ("normal", "hard"):
+        assert make_player(level, random.Random(0)).act(view) == Take(1), level
+    hand.apply(Take(1))
+    for level in ("normal", "hard"):
+        assert make_player(level, random.Random(0)).act(seat_view(hand, 1)) == Knock(1, Card.parse("9S"))
 
 
 def test_a_card_the_opponent_visibly_wants_costs_more_to_throw() -> None:

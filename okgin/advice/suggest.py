@@ -19,8 +19,8 @@ from okgin.advice.worlds import Worlds, seed_of
 from okgin.bots.guess import Guesser
 from okgin.bots.hard import GuessedWants, safer_discard
 from okgin.bots.judge import Judge
-from okgin.bots.memo import deadwood, discard_value
-from okgin.bots.normal import best_knock, rank_discards, should_take
+from okgin.bots.memo import deadwood
+from okgin.bots.normal import best_knock, rank_discards, should_take, takes_last_chance
 from okgin.bots.race import MatchWorth
 from okgin.cards import DECK
 from okgin.hand import Phase
@@ -86,7 +86,7 @@ def trusted(view: SeatView, worlds: Worlds) -> set[PlayerAction]:
         return {stay}
     top = view.discards[-1]
     if view.phase == Phase.LAST_CHANCE:
-        take = discard_value(view.hand_mask | top.mask) <= view.knock_limit
+        take = takes_last_chance(view, top.index)
     else:
         take = should_take(view, judge, top.index)
     return {Take(seat) if take else stay}

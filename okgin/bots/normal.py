@@ -2,10 +2,11 @@
 knocks by the limit, the stock left, the spade double and the match score.
 
 Draw: take the top discard when the best hand it makes beats the hand kept plus what a
-stock draw is expected to bring. Discard: the card whose loss leaves the best-valued hand
-(see ``Judge``), charged for what it could give the other seats. Knock: gin at once; an
-ordinary knock early in the hand, later only with little deadwood (the other seats have had
-time to improve), always when the stock is nearly out or the knock should win the match.
+stock draw is expected to bring; at the last chance, exactly when the take allows a knock.
+Discard: the card whose loss leaves the best-valued hand (see ``Judge``), charged for what
+it could give the other seats. Knock: gin at once; an ordinary knock early in the hand,
+later only with little deadwood (the other seats have had time to improve), always when the
+stock is nearly out or the knock should win the match.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.bots.judge import Judge
 from okgin.bots.knowledge import Knowledge, knowledge_of
-from okgin.bots.memo import deadwood
+from okgin.bots.memo import deadwood, discard_without
 from okgin.cards import DECK, indices_of_mask
 from okgin.hand import Phase
 from okgin.view import SeatView
@@ -45,7 +46,9 @@ class NormalPlayer:
         knowledge = knowledge_of(view)
         judge = Judge(knowledge, view.stock_count)
         seat = view.seat
-        if view.phase in (Phase.OFFER, Phase.DRAW, Phase.LAST_CHANCE):
+        if view.phase == Phase.LAST_CHANCE:
+            return Take(seat) if takes_last_chance(view, knowledge.top) else Pass(seat)
+        if view.phase in (Phase.OFFER, Phase.DRAW):
             if Take(seat) in view.legal and should_take(view, judge, knowledge.top):
                 return Take(seat)
             return Draw(seat) if Draw(seat) in view.legal else Pass(seat)
@@ -83,6 +86,14 @@ def should_take(view: SeatView, judge: Judge, top: int) -> bool:
     best = min(judge.value(with_top & ~(1 << c)) for _, c in plain[:3])
     stay = judge.value(hand) - judge.draw_gain(hand)
     return best < stay - TAKE_MARGIN
+
+
+def takes_last_chance(view: SeatView, top: int) -> bool:
+    """At the last chance (two stock cards left, ``last_chance_knock``): take the final
+    discard ``top`` exactly when, keeping it, a discard leaves a knock (a pass, or a take
+    without a knock, voids the hand; whether to knock is the discard's decision)."""
+    left, _ = discard_without(view.hand_mask | 1 << top, top)
+    return left <= view.knock_limit
 
 
 def best_knock(view: SeatView) -> Knock | None:
