@@ -273,6 +273,8 @@ def test_normal_and_hard_take_the_last_chance_that_lets_them_knock() -> None:
     view = seat_view(hand, 1)
     for level in ("normal", "hard"):
         assert make_player(level, random.Random(0)).act(view) == Take(1), level
+    for level in LEVELS:  # no preset turns the rule on: every level's answer is legal here too
+        assert make_player(level, random.Random(0)).act(view) in view.legal, level
     hand.apply(Take(1))
     for level in ("normal", "hard"):
         assert make_player(level, random.Random(0)).act(seat_view(hand, 1)) == Knock(1, Card.parse("9S"))

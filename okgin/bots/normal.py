@@ -47,7 +47,8 @@ class NormalPlayer:
         judge = Judge(knowledge, view.stock_count)
         seat = view.seat
         if view.phase == Phase.LAST_CHANCE:
-            return Take(seat) if takes_last_chance(view, knowledge.top) else Pass(seat)
+            takes = Take(seat) in view.legal and takes_last_chance(view, knowledge.top)
+            return Take(seat) if takes else Pass(seat)
         if view.phase in (Phase.OFFER, Phase.DRAW):
             if Take(seat) in view.legal and should_take(view, judge, knowledge.top):
                 return Take(seat)
