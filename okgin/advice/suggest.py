@@ -76,7 +76,6 @@ def trusted(view: SeatView, worlds: Worlds) -> set[PlayerAction]:
     """The moves `hard`'s own judgement picks before any look-ahead: the draw `normal` makes,
     or its best discard and the best knock."""
     seat = view.seat
-    judge = Judge(worlds.knowledge, view.stock_count)
     if view.phase == Phase.DISCARD:
         knock = best_knock(view)
         found: set[PlayerAction] = {_safer_discard(view, worlds)}
@@ -88,7 +87,7 @@ def trusted(view: SeatView, worlds: Worlds) -> set[PlayerAction]:
     if view.phase == Phase.LAST_CHANCE:
         take = takes_last_chance(view, top.index)
     else:
-        take = should_take(view, judge, top.index)
+        take = should_take(view, Judge(worlds.knowledge, view.stock_count), top.index)
     return {Take(seat) if take else stay}
 
 
