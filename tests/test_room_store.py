@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 from real_servers import Postgres
+from sqlalchemy import create_engine, text
 
 from okgin.rules import preset
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room, Seat
 from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.seats import matches
-from okgin.server.store.room_store import Conflict, GameWrite
+from okgin.server.store.room_store import Conflict, GameWrite, text_array
 from okgin.server.store.storage import StorageError, Store
 
 
@@ -141,16 +142,12 @@ def test_a_room_and_every_field_of_its_seats_read_back_as_saved() -> None:
     assert back == room and back.rules_json() == room.rules.to_json() != "oklahoma-big-gin"
 
 
-def test_log_rows_of_any_text_are_saved_as_written(postgres: Postgres) -> None:
-    """A move's log rows go to PostgreSQL as array literals: commas, braces, quotes, backslashes
-    and the word NULL in an entry stay the entry's own text."""
-    from sqlalchemy import create_engine, text
-
-    from okgin.server.store.room_store import array_element
-
+def test_log_rows_of_any_text_read_back_from_their_array_literal_as_written(postgres: Postgres) -> None:
+    """A move's log rows go to PostgreSQL as array literals (``text_array``): commas, braces,
+    quotes, backslashes and the word NULL in an entry stay the entry's own text."""
     entries = ["1 discard KH", "a,b", "{x}", "NULL", "back\\slash", 'quote"d', "", "é ♠ \n"]
     engine = create_engine(postgres.fresh_database())
-    literal = "{" + ",".join(array_element(entry) for entry in entries) + "}"
+    literal = text_array(entries)
     with engine.connect() as db:
         back = db.execute(text("SELECT CAST(:entries AS text[])"), {"entries": literal}).scalar()
     engine.dispose()

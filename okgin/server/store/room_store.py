@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -129,7 +129,7 @@ class RoomTable(Generic[R]):
         if self.engine.dialect.name == "postgresql":
             # As array literals (text): psycopg's list dumper cost a tenth of the move's CPU.
             params["hands"] = "{" + ",".join(str(int(hand)) for hand, _ in game.rows) + "}"
-            params["entries"] = "{" + ",".join(array_element(entry) for _, entry in game.rows) + "}"
+            params["entries"] = text_array(entry for _, entry in game.rows)
             with one_statement(self.engine, "could not save the room") as db:
                 counts = tuple(db.execute(_MOVE_POSTGRESQL, params, prepare=True).fetchone())
             if counts != (1, 1):  # (0, 0): the statement wrote nothing
@@ -231,10 +231,10 @@ round trip): the game's row locked at the version the rows follow, then the room
 written, so nobody can move it on between the two: the room is written only with its game)."""
 
 
-def array_element(text: str) -> str:
-    """``text`` as one element of a PostgreSQL array literal: in double quotes, with backslashes
+def text_array(texts: Iterable[str]) -> str:
+    """``texts`` as a PostgreSQL array literal: each element in double quotes, with backslashes
     and double quotes escaped (so a comma, a brace or the word NULL stays text)."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return "{" + ",".join('"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"' for t in texts) + "}"
 
 
 def _move_chips(db: Connection, room: str, game: GameWrite) -> None:
