@@ -226,13 +226,12 @@ def main() -> None:
     names = list(runs)
     ratios = [f"ratio to {name}" for name in names[:-1]]
     print("| hand | " + " | ".join(names + ratios) + " |")
-    for number in ["all hands", *range(args.hands)]:
-        if number == "all hands":
-            cells = [statistics.median(ms for run in runs[name] for ms in run) for name in names]
-        else:
-            cells = [statistics.median(run[int(number)] for run in runs[name]) for name in names]
+    rows = [("all hands", [statistics.median(ms for run in runs[name] for ms in run) for name in names])]
+    rows += [(str(number + 1), [statistics.median(run[number] for run in runs[name]) for name in names])
+             for number in range(args.hands)]
+    for label, cells in rows:
         row = [f"{cell:.2f}" for cell in cells] + [f"{cells[-1] / cell:.2f}" for cell in cells[:-1]]
-        print(f"| {number if number == 'all hands' else int(number) + 1} | " + " | ".join(row) + " |")
+        print(f"| {label} | " + " | ".join(row) + " |")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
