@@ -18,6 +18,7 @@ from okgin.rules import preset
 from okgin.runner import play_match
 from okgin.server.store.tournament_store import Entrant, StoredTournament, TableRow
 from okgin.server.tournaments.plan import (
+    chips_won,
     final_order,
     match_result,
     next_round,
@@ -142,3 +143,14 @@ def test_an_unfinished_match_has_no_result() -> None:
     match = Match(preset("oklahoma"), first_dealer=0)
     with pytest.raises(ValueError, match="not over"):
         match_result(match, (0, 1))
+
+
+def test_every_person_is_shown_their_chips_won_even_none() -> None:
+    """A person the pool paid nothing has no payout line in the ledger, but the page and /state
+    both show them 0 won (a computer nothing); before the tournament ends, nobody has won any."""
+    entrants = [Entrant(0, "Ann", player="ann"), Entrant(1, "Easy", level="easy"),
+                Entrant(2, "Bob", player="bob")]
+    finished = StoredTournament("T", 3, "finished", "ann", {}, 3, 0.0, entrants)
+    assert chips_won(finished, {"ann": 200}) == {0: 200, 2: 0}
+    running = StoredTournament("T", 3, "running", "ann", {}, 3, 0.0, entrants)
+    assert chips_won(running, {}) is None

@@ -11,7 +11,7 @@ import html
 from fractions import Fraction
 
 from okgin.server.store.tournament_store import StoredTournament
-from okgin.server.tournaments.plan import final_order, out_in, table_standings
+from okgin.server.tournaments.plan import chips_won, final_order, out_in, table_standings
 from okgin.server.tournaments.settings import Settings
 
 FORMAT_NAMES = {"swiss": "Swiss", "knockout": "Knockout", "round-robin": "Round robin"}
@@ -67,9 +67,7 @@ def live_section(
     if event.status in ("open", "cancelled"):
         parts.append(_entrants(event, settings, names))
     else:
-        won = None
-        if pool is not None and event.status == "finished":
-            won = {e.seed: pool[1].get(e.player, 0) for e in event.entrants if e.player is not None}
+        won = None if pool is None else chips_won(event, pool[1])
         parts.append(_standings(event, settings, names, mine, won))
         parts.append(_rounds(event, names, mine, made))
     return "".join(parts)

@@ -23,7 +23,7 @@ from okgin.server.players.sessions import player_of, session_of
 from okgin.server.rooms.room import LEVELS, TIMERS
 from okgin.server.rooms.stakes import MAX_CUTOFF, MAX_STAKE
 from okgin.server.tournaments.events import Tournaments
-from okgin.server.tournaments.plan import final_order, table_standings
+from okgin.server.tournaments.plan import chips_won, final_order, table_standings
 from okgin.server.tournaments.settings import (
     FORMATS,
     MAX_PLACES,
@@ -219,9 +219,9 @@ async def state_json(request: Request) -> Response:
     }
     pool = await anyio.to_thread.run_sync(_events(request).store.pool, event.code)
     if pool is not None:
-        seeds = {e.player: e.seed for e in event.entrants if e.player is not None}
+        won = chips_won(event, pool[1]) or {}
         data["pool"] = {"fee": settings.fee, "chips": pool[0],
-                        "won": {str(seeds[p]): c for p, c in pool[1].items() if p in seeds}}
+                        "won": {str(seed): chips for seed, chips in won.items()}}
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 

@@ -100,6 +100,15 @@ def pool_shares(event: StoredTournament, settings: Settings) -> dict[str, int] |
     return {e.player: c for e, c in zip(people, chips, strict=True) if e.player is not None}
 
 
+def chips_won(event: StoredTournament, payouts: dict[str, int]) -> dict[int, int] | None:
+    """Each person's chips from a finished tournament's pool, by seed (0 for a person it paid
+    nothing: a payout of nothing writes no ledger line); None before the tournament is over.
+    ``payouts``: what the pool's payout gave each player. The page and /state show the same."""
+    if event.status != "finished":
+        return None
+    return {e.seed: payouts.get(e.player, 0) for e in event.entrants if e.player is not None}
+
+
 def match_result(match: Match, seats: tuple[int, ...]) -> dict[str, list[int]]:
     """A finished match's result for the store: the entrants (``seats``, in seat order) from
     first to last (the winner, then by final score, then by seed), their final scores and
