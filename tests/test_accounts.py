@@ -3,6 +3,8 @@ enumeration, the stored hash, passwords in logs, and deletion down to the last r
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import logging
 import re
 import sqlite3
@@ -12,13 +14,17 @@ from pathlib import Path
 
 import httpx
 import pytest
-from scripted_client import run
+from real_servers import Postgres
+from scripted_client import new_guest, run
+from server_process import ServerProcess
+from sqlalchemy import create_engine, select
 from starlette.applications import Starlette
 from stored_games import store_record
 from test_coach_server import finished_record
 
-from okgin.server.players.accounts import FORMER, WRONG
+from okgin.server.players.accounts import ADDRESS_FREE, FORMER, WRONG
 from okgin.server.players.identity import Players
+from okgin.server.store.schema import sign_in_limits
 from okgin.server.store.storage import Store
 
 BASE = "http://127.0.0.1"
@@ -149,6 +155,82 @@ def test_brute_force_is_delayed_and_limited_and_the_owner_still_gets_in(app: Sta
     owner.go("GET", "/")
     assert owner.post("/account/sign-in", username="ann", password=PASSWORD).status_code == 303
     assert "signed in as <b>ann</b>" in owner.go("GET", "/profile").text
+
+
+def test_a_right_password_is_no_failure_of_its_address(app: Starlette) -> None:
+    """Each try is counted before its password is checked; a right one gives it back, so the
+    address still has its fifth failure to come after four wrong and one right."""
+    _signed_up(app)
+    someone = Browser(app, address="10.0.0.8")
+    someone.go("GET", "/")
+    wrong = [someone.post("/account/sign-in", username="ann", password=f"guess-{i}-xyz").status_code
+             for i in range(ADDRESS_FREE - 1)]
+    assert wrong == [403] * (ADDRESS_FREE - 1)
+    assert someone.post("/account/sign-in", username="ann", password=PASSWORD).status_code == 303
+    assert someone.post("/account/sign-in", username="ann", password="guess-last-xyz").status_code == 403
+    assert someone.post("/account/sign-in", username="ann", password=PASSWORD).status_code == 429
+
+
+def _csrf_of(base: str, cookie: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"',
+                      httpx.get(base + "/profile", cookies={"okgin_session": cookie}).text)
+    assert found
+    return found.group(1)
+
+
+def _failures(url: str) -> dict[str, int]:
+    """The stored failed sign-ins, by what they are kept against ("address:…", "account:…")."""
+    keys = {hashlib.sha256(what.encode()).hexdigest(): what for what in ("address:127.0.0.1", "account:ann")}
+    engine = create_engine(url)
+    with engine.connect() as db:
+        rows = db.execute(select(sign_in_limits.c.key, sign_in_limits.c.failures)).all()
+    engine.dispose()
+    return {keys.get(key, key): failures for key, failures in rows}
+
+
+async def _wrong_sign_ins_at_once(bases: list[str], count: int) -> list[int]:
+    """``count`` sign-ins to ann with wrong passwords, all sent together from one address (one
+    guest a server, the requests shared out between the servers in turn): their statuses."""
+    guests = [(base, new_guest(base)) for base in bases]
+    forms = [(base, cookie, _csrf_of(base, cookie)) for base, cookie in guests]
+    async with httpx.AsyncClient() as web:
+        async def one(i: int) -> int:
+            base, cookie, csrf = forms[i % len(forms)]
+            answer = await web.post(base + "/account/sign-in",
+                                    headers={"origin": base, "cookie": f"okgin_session={cookie}"},
+                                    data={"csrf": csrf, "username": "ann", "password": f"guess-{i:04d}-xyz"})
+            return answer.status_code
+        return list(await asyncio.gather(*(one(i) for i in range(count))))
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgresql", "postgresql, two processes"])
+def test_wrong_passwords_sent_at_once_are_checked_no_more_than_the_limit_and_counted_exactly(
+    tmp_path: Path, request: pytest.FixtureRequest, where: str,
+) -> None:
+    """The address's limit is taken before any password is checked, in one statement: of 24
+    wrong passwords sent at once (to one process or shared between two on one PostgreSQL) the
+    first ADDRESS_FREE are checked and the others refused, however they interleave, and the
+    store counts exactly the ones checked, against the address and against the account."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    if where != "sqlite":
+        postgres: Postgres = request.getfixturevalue("postgres")
+        url = postgres.fresh_database()
+    servers = [ServerProcess(tmp_path / f"{n}.db", extra=("--db", url)).start()
+               for n in range(2 if "two" in where else 1)]
+    try:
+        owner = new_guest(servers[0].url)
+        base = servers[0].url
+        made = httpx.post(base + "/account/create",
+                          headers={"origin": base, "cookie": f"okgin_session={owner}"},
+                          data={"csrf": _csrf_of(base, owner), "username": "ann", "password": PASSWORD})
+        assert made.status_code == 303
+        statuses = run(_wrong_sign_ins_at_once([s.url for s in servers], 24))
+    finally:
+        for server in servers:
+            server.stop()
+    checked = [status for status in statuses if status != 429]
+    assert checked == [403] * ADDRESS_FREE, (statuses, _failures(url))
+    assert _failures(url) == {"address:127.0.0.1": ADDRESS_FREE, "account:ann": ADDRESS_FREE}
 
 
 def test_an_unknown_username_gets_the_same_answer_as_a_wrong_password(app: Starlette) -> None:

@@ -14,7 +14,8 @@ import json
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import ColumnElement, case, delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -41,6 +42,7 @@ FORMER = "a former player"
 WRONG = "wrong username or password"
 ADDRESS_FREE = 5
 """Failed sign-ins from one address before it waits: then 1, 2, 4 … minutes (at most an hour)."""
+MAX_WAIT = 3600.0
 ACCOUNT_FREE = 3
 """Failed sign-ins on one account before each answer about it is slowed: 0.25, 0.5 … 4 s."""
 
@@ -125,29 +127,31 @@ class Accounts:
     def sign_in(self, session: Session | None, username: object, password: str, address: str,
                 agent: str) -> tuple[Session, str]:
         """A new session for the account, replacing ``session``, and its cookie id.
-        Raises TooMany for an address over its limit, AccountError(WRONG) for anything wrong."""
-        now = time.time()
+        Raises TooMany for an address over its limit, AccountError(WRONG) for anything wrong.
+
+        The address's try is taken before the password is checked (``_take_try``: counted as a
+        failure at once, in one statement), so however many sign-ins arrive together, no more
+        are checked than the limit lets through; a right password gives its try back."""
         address_key = _key("address", address)
-        wait = self._waiting(address_key, now)
-        if wait > 0:
-            raise TooMany(wait)
+        self._take_try(address_key, time.time())
         name = _folded(username)
         with storage_errors("could not sign in"), self.engine.connect() as db:
             row = db.execute(select(accounts.c.player, accounts.c.hash)
                              .where(accounts.c.username == name)).first()
         if not passwords.verify(row.hash if row else None, password[:passwords.MAX_LENGTH]) or row is None:
-            self.failed(address, name)
+            self._count(_key("account", name), time.time(), lockout=False)
             raise AccountError(WRONG, 403)
+        self._give_back(address_key, time.time())
         self.succeeded(name)
         return self.players.new_session(row.player, agent, replacing=session)
 
     def failed(self, address: str, username: str | None) -> None:
-        """Count a failed sign-in (by password or passkey) from ``address`` and, when one is
-        named, against the account ``username``."""
+        """Count a failed sign-in (by passkey) from ``address`` and, when one is named, against
+        the account ``username``."""
         now = time.time()
-        self._failed(_key("address", address), ADDRESS_FREE, now, lockout=True)
+        self._count(_key("address", address), now, lockout=True)
         if username is not None:
-            self._failed(_key("account", username), ACCOUNT_FREE, now, lockout=False)
+            self._count(_key("account", username), now, lockout=False)
 
     def succeeded(self, username: str) -> None:
         """A sign-in to ``username`` succeeded: its slowdown ends."""
@@ -206,18 +210,61 @@ class Accounts:
             until = db.execute(select(sign_in_limits.c.until).where(sign_in_limits.c.key == key)).scalar()
         return 0.0 if until is None else max(0.0, float(until) - now)
 
-    def _failed(self, key: str, free: int, now: float, lockout: bool) -> None:
+    def _take_try(self, key: str, now: float) -> None:
+        """Count one failure more against the address ``key`` before its password is checked,
+        unless it must wait (then TooMany): one statement, so two at once never both pass."""
         with storage_errors("could not sign in"), self.engine.begin() as db:
-            failures = db.execute(select(sign_in_limits.c.failures)
-                                  .where(sign_in_limits.c.key == key)).scalar() or 0
-            failures += 1
-            wait = min(3600.0, 60.0 * 2.0 ** (failures - free)) if lockout and failures >= free else 0.0
-            db.execute(delete(sign_in_limits).where(sign_in_limits.c.key == key))
-            db.execute(insert(sign_in_limits).values(key=key, failures=failures, until=now + wait))
+            if _counted(db, key, now, lockout=True, unless_waiting=True) is None:
+                until = db.execute(select(sign_in_limits.c.until).where(sign_in_limits.c.key == key)).scalar()
+                raise TooMany(float(until or now) - now)
+
+    def _give_back(self, key: str, now: float) -> None:
+        """The try taken for a right password was no failure: one failure less, and no wait (a
+        wait it began is its own; one begun meanwhile by another try counted this one)."""
+        limit = sign_in_limits.c
+        with storage_errors("could not sign in"), self.engine.begin() as db:
+            db.execute(update(sign_in_limits).where(limit.key == key, limit.failures > 0)
+                       .values(failures=limit.failures - 1,
+                               until=case((limit.until > now, now), else_=limit.until)))
+
+    def _count(self, key: str, now: float, lockout: bool) -> None:
+        with storage_errors("could not sign in"), self.engine.begin() as db:
+            _counted(db, key, now, lockout, unless_waiting=False)
 
     def _clear(self, key: str) -> None:
         with storage_errors("could not sign in"), self.engine.begin() as db:
             db.execute(delete(sign_in_limits).where(sign_in_limits.c.key == key))
+
+
+def _counted(db: Connection, key: str, now: float, lockout: bool, unless_waiting: bool) -> int | None:
+    """One failure more against ``key`` in one statement (an insert, or on conflict an update:
+    atomic on SQLite and on PostgreSQL), its new count; with ``lockout`` the address's wait
+    begins once the count reaches ADDRESS_FREE. ``unless_waiting``: nothing is counted while
+    ``key`` must wait, and the answer is None."""
+    limit = sign_in_limits.c
+    insert_into = postgresql.insert if db.dialect.name == "postgresql" else sqlite.insert
+    first = insert_into(sign_in_limits).values(key=key, failures=1, until=now + _address_wait(1))
+    failures = limit.failures + 1
+    statement = first.on_conflict_do_update(
+        index_elements=[limit.key],
+        set_={"failures": failures, "until": _waiting_until(failures, now) if lockout else limit.until},
+        where=limit.until <= now if unless_waiting else None)
+    counted = db.execute(statement.returning(limit.failures)).scalar()
+    return None if counted is None else int(counted)
+
+
+def _address_wait(failures: int) -> float:
+    """Seconds an address waits after its ``failures``-th failed sign-in."""
+    return 0.0 if failures < ADDRESS_FREE else min(MAX_WAIT, 60.0 * 2.0 ** (failures - ADDRESS_FREE))
+
+
+def _waiting_until(failures: ColumnElement[int], now: float) -> ColumnElement[float]:
+    """``now`` plus ``_address_wait`` of a count in SQL (one CASE: SQLite may lack power())."""
+    steps, count = [], ADDRESS_FREE
+    while (wait := _address_wait(count)) < MAX_WAIT:
+        steps.append((failures == count, now + wait))
+        count += 1
+    return case((failures < ADDRESS_FREE, now), *steps, else_=now + MAX_WAIT)
 
 
 def _slowdown(db: Connection, key: str) -> float:
