@@ -225,7 +225,7 @@ class Accounts:
         with storage_errors("could not sign in"), self.engine.begin() as db:
             db.execute(update(sign_in_limits).where(limit.key == key, limit.failures > 0)
                        .values(failures=limit.failures - 1,
-                               until=case((limit.until > now, now), else_=limit.until)))
+                               until=case((limit.until > now, 0.0), else_=limit.until)))
 
     def _count(self, key: str, now: float, lockout: bool) -> None:
         with storage_errors("could not sign in"), self.engine.begin() as db:
@@ -243,7 +243,10 @@ def _counted(db: Connection, key: str, now: float, lockout: bool, unless_waiting
     ``key`` must wait, and the answer is None."""
     limit = sign_in_limits.c
     insert_into = postgresql.insert if db.dialect.name == "postgresql" else sqlite.insert
-    first = insert_into(sign_in_limits).values(key=key, failures=1, until=now + _address_wait(1))
+    # ``until`` moves only when a wait begins: two requests' clocks are not in their statements'
+    # order, so an ``until`` of "now" written by one would be a wait for the other.
+    first = insert_into(sign_in_limits).values(key=key, failures=1,
+                                               until=now + _address_wait(1) if _address_wait(1) else 0.0)
     failures = limit.failures + 1
     statement = first.on_conflict_do_update(
         index_elements=[limit.key],
@@ -259,12 +262,13 @@ def _address_wait(failures: int) -> float:
 
 
 def _waiting_until(failures: ColumnElement[int], now: float) -> ColumnElement[float]:
-    """``now`` plus ``_address_wait`` of a count in SQL (one CASE: SQLite may lack power())."""
+    """``now`` plus ``_address_wait`` of a count in SQL, once the count is at the limit (one
+    CASE: SQLite may lack power())."""
     steps, count = [], ADDRESS_FREE
     while (wait := _address_wait(count)) < MAX_WAIT:
         steps.append((failures == count, now + wait))
         count += 1
-    return case((failures < ADDRESS_FREE, now), *steps, else_=now + MAX_WAIT)
+    return case((failures < ADDRESS_FREE, sign_in_limits.c.until), *steps, else_=now + MAX_WAIT)
 
 
 def _slowdown(db: Connection, key: str) -> float:
