@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 from test_chips import conserved
 from tournament_client import FAST, Browser
 
+from okgin.server.players.accounts import FORMER
 from okgin.server.players.accounts import _forget as forget_player
 from okgin.server.store.chips import DAILY_CHIPS, Wallets, pay_entries
 from okgin.server.store.schema import tournament_rounds
@@ -218,7 +219,7 @@ def test_a_paid_tournament_takes_fees_on_entry_gives_them_back_and_pays_its_pool
     settings = Settings.from_data(event.data)
     with store.engine.begin() as db:  # Ben deletes his account before the end: his chips go on
         forget_player(db, player[ben])
-    gone = next(e.player for e in store.load(code).entrants if e.name == "Ben")
+    gone = next(e.player for e in store.load(code).entrants if e.name == FORMER)  # Ben, forgotten
     assert gone is not None and gone.startswith("gone-")
     done = store.load(code)
     assert done is not None

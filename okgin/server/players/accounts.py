@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from okgin.server.players import passwords, rating_store
 from okgin.server.players.identity import Players, Session
-from okgin.server.store import chips
+from okgin.server.store import chips, tournament_store
 from okgin.server.store.db import storage_errors
 from okgin.server.store.schema import (
     accounts,
@@ -34,11 +34,11 @@ from okgin.server.store.schema import (
     rooms,
     sessions,
     sign_in_limits,
-    tournament_entrants,
 )
 
 FORMER = "a former player"
-"""The name a deleted account's seats show in the games that stay for the others."""
+"""The name a deleted account's seats and entries show in the games, rooms and tournaments that
+stay for the others."""
 WRONG = "wrong username or password"
 ADDRESS_FREE = 5
 """Failed sign-ins from one address before it waits: then 1, 2, 4 … minutes (at most an hour)."""
@@ -277,8 +277,9 @@ def _slowdown(db: Connection, key: str) -> float:
 
 
 def _forget(db: Connection, player: str) -> None:
-    """Every row about ``player`` goes; the games they sat in name them FORMER; their chips and
-    ledger pass to an id that names nobody (``chips.forget``: no chip is lost)."""
+    """Every row about ``player`` goes; the games and rooms they sat in and the tournaments they
+    entered name them FORMER; their chips and ledger, their entries and the tournaments they host
+    pass to an id that names nobody (``chips.forget``: no chip is lost)."""
     seats = db.execute(select(game_players.c.game, game_players.c.seat)
                        .where(game_players.c.player == player)).all()
     for game, seat in seats:
@@ -302,8 +303,7 @@ def _forget(db: Connection, player: str) -> None:
     for table in (game_players, room_players, sessions, passkeys):
         db.execute(delete(table).where(table.c.player == player))
     gone = chips.forget(db, player)
-    # Their tournament entries pass to the same id: a stand-in plays on, the pool pays that wallet.
-    db.execute(update(tournament_entrants).where(tournament_entrants.c.player == player).values(player=gone))
+    tournament_store.forget(db, player, gone, FORMER)
     db.execute(delete(accounts).where(accounts.c.player == player))
     db.execute(delete(players).where(players.c.id == player))
 

@@ -246,6 +246,15 @@ class TournamentStore:
         return bool(written == 1)
 
 
+def forget(db: Connection, player: str, gone: str, name: str) -> None:
+    """A deleted player's entries and the tournaments they host pass to ``gone`` (the id that
+    names nobody, which has their chips: a stand-in plays on, a pool pays that wallet), and
+    their entries are shown as ``name``. No version is bumped: nothing is decided from either."""
+    db.execute(update(tournament_entrants).where(tournament_entrants.c.player == player)
+               .values(player=gone, name=name))
+    db.execute(update(tournaments).where(tournaments.c.host == player).values(host=gone))
+
+
 def _bump(db: Connection, code: str, version: int, status: str, new_status: str, number: int) -> None:
     written = db.execute(update(tournaments).where(
         tournaments.c.code == code, tournaments.c.version == version, tournaments.c.status == status,
