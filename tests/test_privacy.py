@@ -12,11 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
+from real_servers import Postgres
 from scripted_client import Client, new_guest, open_room, run, take_seat, wait_for
 from server_process import ServerProcess
 from soft_passkey import SoftPasskey
 from sqlalchemy import select
-from starlette.applications import Starlette
 from test_accounts import PASSWORD, Browser
 from test_coach_server import finished_record
 from test_migrations import old_store
@@ -218,19 +218,25 @@ def _tournament(host: Browser, *joining: tuple[Browser, str]) -> str:
     return code
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_names(
-    app: Starlette, db: Path,
+    db: Path, request: pytest.FixtureRequest, database: str,
 ) -> None:
     """Ann sits in a room and its game (rated), has chips, hosts a tournament and enters it and
     another, has a passkey and a passkey ceremony waiting: before her delete every declared
     column holds her id or a name of hers; after it, no value of any table holds one, and the
     tournaments show "a former player" in her place."""
+    url = f"sqlite:///{db}"
+    if database == "postgresql":
+        postgres: Postgres = request.getfixturevalue("postgres")
+        url = postgres.fresh_database()
+    app = create_app(url)
     ann, bob = Browser(app, base=HOST), Browser(app, address="10.0.0.4", base=HOST)
     ann.go("GET", "/")
     bob.go("GET", "/")
     assert ann.post("/account/create", username="ann.quinn", password=PASSWORD).status_code == 303
     assert ann.post("/profile/name", name="Ann Quinn").status_code == 303
-    store = Store(f"sqlite:///{db}")
+    store = Store(url)
     session = Players(store.engine).session(ann.cookie)
     assert session is not None
     player = session.player
