@@ -2,9 +2,10 @@
 
 Making an account, signing in, changing the password, signing out (this device or the others)
 and deleting the account with all its personal data. Sign-in is limited per address (refused
-for a growing time after repeated failures) and slowed per account (a growing delay before
-each answer, which the rightful owner also waits out, but is never locked out by). Every
-refusal about a username says the same, whether it exists or not.
+for a growing time after repeated failures; each try counted in one statement before its
+password is checked, so sign-ins sent together cannot pass the limit) and slowed per account
+(a growing delay before each answer, which the rightful owner also waits out, but is never
+locked out by). Every refusal about a username says the same, whether it exists or not.
 """
 
 from __future__ import annotations
