@@ -1,4 +1,5 @@
-"""docs/web.md's module table and the README's Layout name every module of the tree as it is."""
+"""The README's Layout names every module of the tree and every script of the page as they are
+(the docs' module and file tables: tests/test_docs_tables.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER = ROOT / "okgin" / "server"
+STATIC = ROOT / "okgin" / "server" / "pages" / "static"
 
 
 def _modules(root: Path) -> list[Path]:
@@ -16,18 +17,6 @@ def _modules(root: Path) -> list[Path]:
             and "__pycache__" not in p.parts and "migrations" not in p.parts]
 
 
-def _server_modules() -> list[str]:
-    return sorted(str(p.relative_to(SERVER)) for p in _modules(SERVER))
-
-
-def test_docs_web_names_every_server_module_and_no_other() -> None:
-    text = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
-    table = text[text.index("| Module | Its one job |"):text.index("The page, `okgin/server/pages/static/`")]
-    named = set(re.findall(r"`(?:okgin/server/)?((?:\w+/)?\w+\.py)`", table))
-    assert named == set(_server_modules())
-    assert "`store/migrations/`" in table
-
-
 def test_the_readme_layout_names_every_module() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     layout = text[text.index("## Layout"):]
@@ -35,3 +24,12 @@ def test_the_readme_layout_names_every_module() -> None:
     words = set(re.findall(r"\w+", layout))
     assert {p.stem for p in _modules(ROOT / "okgin")} - words == set()
     assert "migrations" in words
+
+
+def test_the_readme_layout_names_every_script_of_the_page() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    static = text[text.index("static/ is pages/static/"):]
+    static = static[:static.index("```")]
+    named = set(re.findall(r"[\w/]+\.(?:js|mjs)", static))
+    scripts = {str(p.relative_to(STATIC)) for p in STATIC.rglob("*") if p.suffix in (".js", ".mjs")}
+    assert scripts - named == set()

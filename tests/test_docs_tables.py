@@ -1,0 +1,124 @@
+"""Every module and file table in docs/ names only files that exist, and every module of the
+folder it covers: after a move, a rename or a new module, this test names the stale rows.
+
+A table is a Markdown table whose first column is headed ``Module`` or ``File``. Each one is
+listed in ``TABLES`` with the folder it covers, so a new table cannot go unchecked either."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from okgin.server.wire import messages
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+HEADED = re.compile(r"^\| *(Module|File) *\|", re.MULTILINE)
+NAME = re.compile(r"`([\w./-]+\.(?:py|js|mjs|css|html|txt))`")
+
+
+@dataclass(frozen=True)
+class Table:
+    """One module or file table: the doc it is in, its header row, and the folder it covers."""
+
+    doc: str
+    header: str
+    folder: str
+    suffixes: tuple[str, ...]
+    """The kinds of file that must each have a row: ``(".py",)`` for a package."""
+
+
+TABLES = (
+    Table("server/architecture.md", "| Module | Its one job |", "okgin/server", (".py",)),
+    Table("web.md", "| File | Its one job |", "okgin/server/pages/static", (".js", ".mjs", ".css", ".html")),
+    Table("players.md", "| Module | Its one job |", "okgin/server/players", (".py",)),
+)
+
+
+def _rows(table: Table) -> list[str]:
+    text = (DOCS / table.doc).read_text(encoding="utf-8")
+    start = text.index(table.header)
+    rows = []
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    return rows
+
+
+def _first_cell(row: str) -> str:
+    return row.split("|")[1]
+
+
+def _resolve(name: str, table: Table, row_dirs: list[Path]) -> Path | None:
+    """Where a name in a row is: from the repository's root, the table's folder or one above it,
+    or the folder of a path named before it in the same row (``x.py``, ``y.py`` beside it)."""
+    folder = ROOT / table.folder
+    bases = [ROOT, *row_dirs, folder, *folder.parents]
+    for base in bases:
+        if (base / name).is_file():
+            return base / name
+    return None
+
+
+def _named(table: Table) -> tuple[set[Path], list[str]]:
+    """The files a table's rows name, and the rows' names that are no file at all."""
+    found: set[Path] = set()
+    missing: list[str] = []
+    for row in _rows(table):
+        row_dirs: list[Path] = []
+        for name in NAME.findall(_first_cell(row)):
+            path = _resolve(name, table, row_dirs)
+            if path is None:
+                missing.append(name)
+            else:
+                found.add(path.resolve())
+                row_dirs.append(path.parent)
+    return found, missing
+
+
+def _covered(table: Table) -> set[Path]:
+    """Every file of the table's folder that must have a row: a package's modules but its
+    ``__init__`` files and Alembic's migrations (named by their folder, ``store/migrations/``)."""
+    return {
+        path.resolve() for path in (ROOT / table.folder).rglob("*")
+        if path.is_file() and path.suffix in table.suffixes and path.name != "__init__.py"
+        and "__pycache__" not in path.parts and "migrations" not in path.parts
+    }
+
+
+def test_every_module_and_file_table_in_the_docs_is_checked() -> None:
+    found = set()
+    for doc in DOCS.rglob("*.md"):
+        text = doc.read_text(encoding="utf-8")
+        for match in HEADED.finditer(text):
+            line = text[match.start():text.index("\n", match.start())]
+            found.add((str(doc.relative_to(DOCS)), line))
+    assert found == {(table.doc, table.header) for table in TABLES}
+
+
+def test_every_row_names_a_file_that_exists() -> None:
+    stale = {table.doc: missing for table in TABLES if (missing := _named(table)[1])}
+    assert stale == {}, "rows naming no file (moved, renamed or removed?)"
+
+
+def test_every_module_of_a_tables_folder_has_its_row() -> None:
+    unlisted = {
+        table.doc: sorted(str(path.relative_to(ROOT)) for path in left)
+        for table in TABLES if (left := _covered(table) - _named(table)[0])
+    }
+    assert unlisted == {}, "modules with no row in their folder's table"
+
+
+def test_the_server_table_names_the_migrations_by_their_folder() -> None:
+    rows = "\n".join(_rows(TABLES[0]))
+    assert "`store/migrations/`" in rows
+    assert (ROOT / "okgin/server/store/migrations").is_dir()
+
+
+def test_the_protocol_lists_each_message_type_once_in_the_order_of_fields() -> None:
+    text = (DOCS / "server" / "protocol.md").read_text(encoding="utf-8")
+    table = text[text.index("## Messages a page sends"):text.index("## Frames the server sends")]
+    listed = re.findall(r'^\| `\{"type": "([a-z_]+)"', table, flags=re.MULTILINE)
+    assert listed == list(messages.FIELDS)
