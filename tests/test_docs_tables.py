@@ -6,6 +6,7 @@ listed in ``TABLES`` with the folder it covers, so a new table cannot go uncheck
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,3 +123,59 @@ def test_the_protocol_lists_each_message_type_once_in_the_order_of_fields() -> N
     table = text[text.index("## Messages a page sends"):text.index("## Frames the server sends")]
     listed = re.findall(r'^\| `\{"type": "([a-z_]+)"', table, flags=re.MULTILINE)
     assert listed == list(messages.FIELDS)
+
+
+def _definitions(path: Path) -> tuple[set[str], dict[str, set[str]]]:
+    """A module's top-level names, and each of its classes' methods and fields."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    names: set[str] = set()
+    classes: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            members = {n.name for n in ast.walk(node) if isinstance(n, functions)}
+            members |= {n.target.id for n in node.body
+                        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            classes[node.name] = members
+        if isinstance(node, (*functions, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {target.id for target in targets if isinstance(target, ast.Name)}
+    return names, classes
+
+
+CODE = re.compile(r"`([A-Za-z_][\w.]*)`")
+
+
+def _is_code(word: str) -> bool:
+    """A name the path's step gives as code (``LiveRoom.commit``, ``parse_message``, ``HANDLERS``),
+    not a word of the protocol (``ack``, ``version``)."""
+    return not word.endswith(".py") and ("." in word or "_" in word or word[0].isupper())
+
+
+def test_every_step_of_how_a_change_travels_names_code_that_exists() -> None:
+    """Each step's files exist, and each function or class it names is defined in one of the
+    files the path names (a method in its class, ``module.name`` in that module)."""
+    text = (DOCS / "server" / "architecture.md").read_text(encoding="utf-8")
+    path = text[text.index("## How a change travels"):text.index("The same path, in words:")]
+    steps = re.split(r"^\d+\. ", path, flags=re.MULTILINE)[1:]
+    assert len(steps) >= 5
+    files = {ROOT / "okgin" / "server" / name for name in NAME.findall(path) if name.endswith(".py")}
+    stale = [str(f.relative_to(ROOT)) for f in sorted(files) if not f.is_file()]
+    modules = {f.stem: _definitions(f) for f in files if f.is_file()}
+    names = set().union(*(names for names, _ in modules.values()))
+    classes: dict[str, set[str]] = {}
+    for _, found in modules.values():
+        for name, members in found.items():
+            classes.setdefault(name, set()).update(members)
+    for number, step in enumerate(steps, 1):
+        for word in filter(_is_code, CODE.findall(step)):
+            head, _, tail = word.partition(".")
+            if tail:
+                known = tail in classes.get(head, set()) or tail in modules.get(head, (set(), {}))[0]
+            else:
+                known = word in names or any(word in members for members in classes.values())
+            if not known:
+                stale.append(f"step {number}: {word}")
+    assert stale == [], "names in the move's path that its files do not define: " + ", ".join(stale)
