@@ -1,5 +1,7 @@
 """Every module and file table in docs/ names only files that exist, and every module of the
-folder it covers: after a move, a rename or a new module, this test names the stale rows.
+folder it covers: after a move, a rename or a new module, this test names the stale rows. So do
+the move's path in docs/server/architecture.md (its files and functions), the protocol's table of
+messages (the types ``wire.messages`` reads) and the store's tables (the schema's).
 
 A table is a Markdown table whose first column is headed ``Module`` or ``File``. Each one is
 listed in ``TABLES`` with the folder it covers, so a new table cannot go unchecked either."""
@@ -11,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from okgin.server.store.schema import metadata
 from okgin.server.wire import messages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -179,3 +182,19 @@ def test_every_step_of_how_a_change_travels_names_code_that_exists() -> None:
             if not known:
                 stale.append(f"step {number}: {word}")
     assert stale == [], "names in the move's path that its files do not define: " + ", ".join(stale)
+
+
+STORE_TABLE = re.compile(r"^\| Table \| What a row is \|\n\|[-|]+\|\n((?:\|.*\n)+)", re.MULTILINE)
+
+
+def test_the_store_tables_in_the_docs_are_the_schemas_tables() -> None:
+    """Every ``| Table | What a row is |`` row names tables of the one schema, and every table
+    of the schema has its row in one of them (docs/server/architecture.md, docs/players.md)."""
+    named: set[str] = set()
+    for doc in DOCS.rglob("*.md"):
+        text = doc.read_text(encoding="utf-8")
+        for match in STORE_TABLE.finditer(text):
+            for row in match.group(1).splitlines():
+                named |= set(re.findall(r"`(\w+)`", _first_cell(row)))
+    assert sorted(set(metadata.tables) - named) == [], "tables of the schema with no row in the docs"
+    assert sorted(named - set(metadata.tables) - {"alembic_version"}) == [], "rows naming no table"
