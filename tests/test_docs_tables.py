@@ -121,11 +121,11 @@ def test_the_server_table_names_the_migrations_by_their_folder() -> None:
     assert (ROOT / "okgin/server/store/migrations").is_dir()
 
 
-def test_the_protocol_lists_each_message_type_once_in_the_order_of_fields() -> None:
+def test_the_protocol_lists_each_message_type_once() -> None:
     text = (DOCS / "server" / "protocol.md").read_text(encoding="utf-8")
     table = text[text.index("## Messages a page sends"):text.index("## Frames the server sends")]
     listed = re.findall(r'^\| `\{"type": "([a-z_]+)"', table, flags=re.MULTILINE)
-    assert listed == list(messages.FIELDS)
+    assert sorted(listed) == sorted(messages.FIELDS)
 
 
 def _definitions(path: Path) -> tuple[set[str], dict[str, set[str]]]:
