@@ -1,5 +1,6 @@
-"""The README's Layout names every module of the tree and every script of the page as they are
-(the docs' module and file tables: tests/test_docs_tables.py)."""
+"""The README's Layout names every module of the tree and every script of the page as they are,
+and every relative link in the docs leads to a file and heading that exist (the docs' module and
+file tables: tests/test_docs_tables.py)."""
 
 from __future__ import annotations
 
@@ -33,3 +34,23 @@ def test_the_readme_layout_names_every_script_of_the_page() -> None:
     named = set(re.findall(r"[\w/]+\.(?:js|mjs)", static))
     scripts = {str(p.relative_to(STATIC)) for p in STATIC.rglob("*") if p.suffix in (".js", ".mjs")}
     assert scripts - named == set()
+
+
+def _anchors(doc: Path) -> set[str]:
+    """A Markdown file's heading anchors, made as GitHub makes them."""
+    headings = (line.lstrip("#").strip().lower() for line in doc.read_text(encoding="utf-8").splitlines()
+                if line.startswith("#"))
+    return {re.sub(r"[^\w\- ]", "", heading).replace(" ", "-") for heading in headings}
+
+
+def test_every_relative_link_in_the_docs_leads_somewhere() -> None:
+    """After a section moves to another file, a link to it from anywhere else is found here."""
+    broken = []
+    for doc in [*(ROOT / "docs").rglob("*.md"), ROOT / "README.md", ROOT / "deploy" / "README.md"]:
+        for target, anchor in re.findall(r"\]\(([^)#\s]*)(#[^)\s]*)?\)", doc.read_text(encoding="utf-8")):
+            if target.startswith(("http:", "https:", "mailto:")):
+                continue
+            path = doc.parent / target if target else doc
+            if not path.exists() or (anchor and path.suffix == ".md" and anchor[1:] not in _anchors(path)):
+                broken.append(f"{doc.relative_to(ROOT)}: {target}{anchor}")
+    assert broken == []
