@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from okgin.server.app import create_app
 from okgin.server.store.schema import metadata
 from okgin.server.wire import messages
 
@@ -40,15 +41,19 @@ TABLES = (
 )
 
 
-def _rows(table: Table) -> list[str]:
-    text = (DOCS / table.doc).read_text(encoding="utf-8")
-    start = text.index(table.header)
+def _rows_of(text: str) -> list[str]:
+    """The rows of the table ``text`` starts with (its header and rule left out)."""
     rows = []
-    for line in text[start:].splitlines()[2:]:
+    for line in text.splitlines()[2:]:
         if not line.startswith("|"):
             break
         rows.append(line)
     return rows
+
+
+def _rows(table: Table) -> list[str]:
+    text = (DOCS / table.doc).read_text(encoding="utf-8")
+    return _rows_of(text[text.index(table.header):])
 
 
 def _first_cell(row: str) -> str:
@@ -198,3 +203,25 @@ def test_the_store_tables_in_the_docs_are_the_schemas_tables() -> None:
                 named |= set(re.findall(r"`(\w+)`", _first_cell(row)))
     assert sorted(set(metadata.tables) - named) == [], "tables of the schema with no row in the docs"
     assert sorted(named - set(metadata.tables) - {"alembic_version"}) == [], "rows naming no table"
+
+
+def _documented_paths(cell: str) -> list[str]:
+    """The paths a cell of the HTTP table names, as route templates: ``POST`` and queries left
+    out, ``<id>`` made ``{}``."""
+    return [re.sub(r"<[^>]+>", "{}", name) for name in re.findall(r"`(?:POST )?(/[^`?]*)", cell)]
+
+
+def test_the_http_table_names_every_route_of_the_app(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'routes.db'}")
+    routes = {re.sub(r"\{[^}]+\}", "{}", route.path) for route in app.routes if hasattr(route, "path")}
+    text = (DOCS / "server" / "protocol.md").read_text(encoding="utf-8")
+    table = text[text.index("| Path | |"):]
+    named = [path for row in _rows_of(table) for path in _documented_paths(_first_cell(row))]
+    prefixes = [path.removesuffix("…").rstrip("/") for path in named if path.endswith("…")]
+    exact = {path for path in named if not path.endswith("…")}
+
+    def documented(route: str) -> bool:
+        return route in exact or any(route.startswith(prefix) for prefix in prefixes)
+
+    assert sorted(route for route in routes if not documented(route)) == [], "routes with no row"
+    assert sorted(exact - routes) == [], "rows naming no route"
