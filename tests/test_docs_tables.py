@@ -1,7 +1,8 @@
 """Every module and file table in docs/ names only files that exist, and every module of the
 folder it covers: after a move, a rename or a new module, this test names the stale rows. So do
-the move's path in docs/server/architecture.md (its files and functions), the protocol's table of
-messages (the types ``wire.messages`` reads) and the store's tables (the schema's).
+the move's path in docs/server/architecture.md (its files and functions), the protocol's tables of
+messages (the types ``wire.messages`` reads) and of HTTP paths (the app's routes), and the store's
+tables (the schema's).
 
 A table is a Markdown table whose first column is headed ``Module`` or ``File``. Each one is
 listed in ``TABLES`` with the folder it covers, so a new table cannot go unchecked either."""
