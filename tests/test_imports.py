@@ -58,7 +58,7 @@ ORDER = [
 
 @pytest.mark.parametrize("module", ENGINE)
 def test_arrows_run_one_way(module):
-    """cards → melds → rules/actions → hand → match/record → view: nothing imports a later module."""
+    """cards → melds → rules/actions → hand → view → match/record: nothing imports a later module."""
     place = ORDER.index(module)
     for name in imports_of(module):
         parts = name.split(".")

@@ -1,6 +1,6 @@
 """The broker: how a room's events reach every connection watching it, in any process.
 
-``LocalBroker`` serves one process; ``okgin.server.redis_broker.RedisBroker`` has the same
+``LocalBroker`` serves one process; ``okgin.server.rooms.redis_broker.RedisBroker`` has the same
 methods over Redis pub/sub, for several processes. A message is a small dict such as
 ``{"room": code, "version": 7, "event": "0 draw"}``: never cards, so a broker sees no secret.
 RedisBroker also hands its subscribers ``{"check": True}``, ``{"resync": True}`` and
