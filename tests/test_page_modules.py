@@ -1,6 +1,7 @@
 """The pages' scripts are ES modules under the one content security policy: every script a page
 names, and every module those import, is served as JavaScript from this server, and every file
-of static/ is one of them (okgin/server/pages/static/, site.py, template.py)."""
+of static/ is one of them (okgin/server/pages/static/, site.py, template.py); docs/web.md's
+table of the page's files and the README's layout name each of them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from scripted_client import run
 from starlette.applications import Starlette
 
 from okgin.server.pages.site import STATIC
+
+ROOT = Path(__file__).resolve().parent.parent
 
 BASE = "http://127.0.0.1"
 PAGES = ("/", "/r/abcd", "/replay", "/profile", "/t")
@@ -68,3 +71,16 @@ def test_the_game_page_names_the_room_and_the_player_in_its_own_html(app: Starle
     assert "/static/room.css" in sheets
     for path, answer in _get_all(app, sheets).items():
         assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/css"), path
+
+
+def test_the_docs_name_every_file_of_the_page() -> None:
+    web = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    table = web[web.index("The page, `okgin/server/pages/static/`"):web.index("### The table object")]
+    named = set(re.findall(r"`([\w/.-]+\.(?:js|css|html))`", table))
+    files = {str(p.relative_to(STATIC)) for p in Path(STATIC).rglob("*") if p.is_file()}
+    assert named == files
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = readme[readme.index("static/ is pages/static/"):]
+    layout = layout[:layout.index("```")]
+    words = set(re.findall(r"[\w-]+", layout))
+    assert {Path(f).stem for f in files if f.endswith(".js")} <= words
