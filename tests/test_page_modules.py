@@ -84,3 +84,19 @@ def test_the_docs_name_every_file_of_the_page() -> None:
     layout = layout[:layout.index("```")]
     words = set(re.findall(r"[\w-]+", layout))
     assert {Path(f).stem for f in files if f.endswith(".js")} <= words
+
+
+def test_no_module_imports_itself_back() -> None:
+    """The modules' imports form no circle: each part of the table depends only on the parts
+    below it (table/table.js at the bottom), so any one can be read, and changed, alone."""
+    graph = {}
+    for file in Path(STATIC).rglob("*.js"):
+        path = "/static/" + str(file.relative_to(STATIC))
+        graph[path] = _imports(path, file.read_text(encoding="utf-8"))
+
+    def circle(path: str, above: tuple[str, ...]) -> tuple[str, ...] | None:
+        if path in above:
+            return (*above[above.index(path):], path)
+        return next((found for below in graph[path] if (found := circle(below, (*above, path)))), None)
+
+    assert [found for path in graph if (found := circle(path, ()))] == []
