@@ -33,16 +33,15 @@ from okgin.server.wire.messages import is_id
 
 STATIC = Path(__file__).parent / "static"
 
-_INDEX = Template((STATIC / "index.html").read_text(encoding="utf-8"))
-"""The game page: one template whose one field, ``$name``, is the player's display name."""
-
-
 async def index(request: Request) -> Response:
-    """The game page (also at /r/<code>, a room's invite link), with the player's display name
-    (rooms prefill it); its modules (static/game.js, coach.js, room.js) are in the page itself."""
+    """The game page (also at /r/<code>, a room's invite link): static/index.html, a template
+    whose one field, ``$name``, is the player's display name (rooms prefill it); its modules
+    (game.js, coach.js, room.js) are named in the page itself. Read at each request, as the
+    static files are, so an edited page is served at once."""
+    page = Template((STATIC / "index.html").read_text(encoding="utf-8"))
     session = session_of(request)
     name = html.escape(session.name or "") if session is not None else ""
-    return HTMLResponse(_INDEX.substitute(name=name), headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(page.substitute(name=name), headers={"Cache-Control": "no-cache"})
 
 
 def _rules_from_query(request: Request) -> Rules:

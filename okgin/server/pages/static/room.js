@@ -152,7 +152,7 @@ function drawPanel() {
   document.title = `Oklahoma Gin — a table for ${room.seats.length} with friends`;
   // The header from the room's own rules and target, until the table (game.js) says who plays.
   if (room.phase === "lobby" || !table.state()) {
-    document.getElementById("tagline").textContent = Words.tagline({ who: `A table for ${room.seats.length}`,
+    $("tagline").textContent = Words.tagline({ who: `A table for ${room.seats.length}`,
       rules: room.rules, target: room.target });
   }
   const link = `${location.origin}/r/${room.code}`;
@@ -231,7 +231,7 @@ function chipsSplit(game) {
 // Once a second: the turn timer, and each away seat's countdown to a computer player.
 function tick() {
   clearInterval(ticking);
-  const line = document.getElementById("turn-timer");
+  const line = $("turn-timer");
   const countdowns = [...panel.querySelectorAll(".takeover")];
   if ((!room.deadline || !line) && !countdowns.length) return;
   const update = () => {
@@ -260,7 +260,7 @@ let opener = null;
 // Closing it gives focus back to what opened it (never to <body>).
 leaveDialog.addEventListener("close", () => setTimeout(() => {
   if (document.querySelector("dialog[open]") || (document.activeElement && document.activeElement !== document.body)) return;
-  const back = opener && opener.isConnected && !opener.closest("dialog") ? opener : document.getElementById("new-game");
+  const back = opener && opener.isConnected && !opener.closest("dialog") ? opener : $("new-game");
   if (back) back.focus();
 }));
 function askLeave() {
@@ -364,9 +364,9 @@ const start = () => {
   if (code) {
     document.querySelector("header").after(banner);
     // Beside the table on a wide screen; on a phone folded into the header's Menu (table.css).
-    (document.getElementById("side") || document.querySelector("main")).prepend(panel);
+    ($("side") || document.querySelector("main")).prepend(panel);
     document.body.append(leaveDialog);
-    const header = document.getElementById("new-game");
+    const header = $("new-game");
     if (header) header.textContent = "Leave table";
   } else {
     offerRooms();
