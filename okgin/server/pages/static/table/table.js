@@ -2,7 +2,7 @@
 // and the little the table's own modules share. The coach and the room contribute buttons and
 // warnings here, by name; none of them reads the table's labels or relies on listener order.
 import { send } from "../connection.js";
-import { $ } from "../dom.js";
+import { $, h } from "../dom.js";
 
 let shown = null; // the state on the table (the last one shown)
 const listeners = { open: [], message: [], state: [], handOver: [], close: [] };
@@ -29,11 +29,10 @@ export const drawing = {
   redraw: (...names) => names.forEach((name) => renderers.get(name)()),
 };
 
+// Speaks `text` in the live region (its last five sentences kept); `polite`, also in the status line.
 export function announce(text, polite = false) {
   const live = $("live");
-  const p = document.createElement("p");
-  p.textContent = text;
-  live.append(p);
+  live.append(h("p", { text }));
   while (live.children.length > 5) live.firstChild.remove();
   if (polite) $("status").textContent = text;
 }
