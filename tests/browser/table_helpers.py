@@ -47,8 +47,9 @@ def restart_with_rules(page: Page, **rules: Any) -> None:
 def seeded_game(page: Page, seed: int, **rules: Any) -> None:
     """Start a game with a known deal (the server runs with --allow-seeds), the page's rules."""
     before = page.evaluate("Okgin.state().game")
-    page.evaluate("([seed, extra]) => Okgin.send({type: 'new', seed, opponents: Settings.options.levels, "
-                  "rules: {...Settings.currentRules(), ...extra}})", [seed, rules])
+    page.evaluate("([seed, extra]) => Okgin.send({type: 'new', seed, "
+                  "opponents: Okgin.Settings.options.levels, "
+                  "rules: {...Okgin.Settings.currentRules(), ...extra}})", [seed, rules])
     page.wait_for_function(f"Okgin.state().game !== {json.dumps(before)}")
 
 

@@ -53,8 +53,8 @@ def test_coach_on_and_off_with_a_hint_and_its_reason(page: Page) -> None:
     expect(page.locator("#coach")).to_be_hidden()
 
 
-def test_a_warning_before_a_risky_discard_then_discard_anyway(coached: Page) -> None:
-    page = coached
+def reach_a_risky_discard(page: Page) -> str:
+    """Play on until it is the person's discard and the coach marks one as risky: that card."""
     for _ in range(120):
         if wait_my_move(page) == "hand-over":
             page.click("#result-buttons button:text-is('Next hand')")
@@ -67,7 +67,12 @@ def test_a_warning_before_a_risky_discard_then_discard_anyway(coached: Page) -> 
         coached_turn(page)
     else:
         raise AssertionError("no risky discard came up")
-    card = risky[0]
+    return risky[0]
+
+
+def test_a_warning_before_a_risky_discard_then_discard_anyway(coached: Page) -> None:
+    page = coached
+    card = reach_a_risky_discard(page)
     before = page.evaluate("document.body.dataset.seq")
     page.click(f'#hand .card[data-card="{card}"]')
     page.click(f'#hand .card[data-card="{card}"]')
@@ -79,6 +84,23 @@ def test_a_warning_before_a_risky_discard_then_discard_anyway(coached: Page) -> 
     page.click("#coach-warning button:text-is('Discard anyway')")
     moved(page, before)
     expect(page.locator(f'#hand .card[data-card="{card}"]')).to_have_count(0)
+
+
+def test_the_discard_button_is_warned_about_whatever_its_words(coached: Page) -> None:
+    """The coach is asked before the discard itself, not by the button's label: reworded, the
+    Discard button still brings the warning first, and "Keep it" keeps the card."""
+    page = coached
+    card = reach_a_risky_discard(page)
+    page.click(f'#hand .card[data-card="{card}"]')  # lifted
+    discard = page.locator("#actions button").first
+    expect(discard).to_be_enabled()
+    discard.evaluate("button => { button.textContent = 'Throw it away'; }")
+    discard.click()
+    warning = page.locator("#coach-warning")
+    expect(warning).to_be_visible()
+    page.click("#coach-warning button:text-is('Keep it')")
+    expect(warning).to_be_hidden()
+    assert page.locator(f'#hand .card[data-card="{card}"]').count() == 1  # kept
 
 
 def test_the_review_after_a_hand(coached: Page) -> None:

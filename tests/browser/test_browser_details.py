@@ -71,7 +71,7 @@ def test_end_of_hand_tags_stay_inside_and_uncovered(browser: Browser, server: Se
         shot(page, "end-of-hand-tags", full_page=False)
 
 
-# A knock drawn by Result.render (result.js) from a hand-written result: Ruby knocks, and you lay
+# A knock drawn by result.js (its render) from a hand-written result: Ruby knocks, and you lay
 # off the 2 of diamonds at the front of her run, so the raised laid-off card is the first card
 # under the MELD tag.
 LAYOFF_FIRST = """() => {
@@ -82,7 +82,7 @@ LAYOFF_FIRST = """() => {
     shown: [{melds: [["7C", "8C", "9C"]], unmatched: ["QH", "JS", "6S"]},
             {melds: [["3D", "4D", "5D"], ["KC", "KH", "KS"]], unmatched: ["2S"]}],
     working: ["", "26 − 2 = 24"]};
-  Result.render(s);
+  Okgin.Result.render(s);
   document.getElementById('result').showModal();
 }"""
 TAGS = """() => [...document.querySelectorAll('#result-body .shown .group')].map(g => {
@@ -180,8 +180,8 @@ LONG_NAME = "W" * 20  # a room's longest name, of its widest letter, with no spa
 LONG_NAMES = f"""() => {{
   const s = structuredClone(Okgin.state());
   s.names[1] = "{LONG_NAME}";
-  Words.use(s);
-  Result.render(s);
+  Okgin.Words.use(s);
+  Okgin.Result.render(s);
 }}"""
 OUTSIDE = """() => {
   const body = document.getElementById('result-body'), out = [];

@@ -39,7 +39,8 @@ def test_a_whole_game_by_keyboard_alone(browser: Browser, server: ServerProcess)
             raise AssertionError("the game did not end")
         expect(page.locator("#result-title")).to_have_text("Game over")
         expect(page.locator("#final")).to_contain_text("Final score")
-        words = page.evaluate("[Words.says(1, 'pass'), Words.says(0, 'pass'), Words.says(1, 'go', 'gin')]")
+        words = page.evaluate("[Okgin.Words.says(1, 'pass'), Okgin.Words.says(0, 'pass'), "
+                              "Okgin.Words.says(1, 'go', 'gin')]")
         assert words == ["Ruby passes", "You pass", "Ruby goes gin"]
         assert page.evaluate("document.activeElement.textContent") == "Rematch"
         page.keyboard.press("Enter")  # a rematch: same rules and opponents, a new game
@@ -182,37 +183,37 @@ def test_three_players_see_their_progress_to_the_target(browser: Browser, server
 
 def test_motion_shows_where_each_card_went(browser: Browser, server: ServerProcess) -> None:
     with opened(browser, server.url, reduce=False, speed="fast") as page:
-        page.evaluate("Motion.log.length = 0")
+        page.evaluate("Okgin.Motion.log.length = 0")
         seeded_game(page, BIG_GIN_SEED)  # you pass, Ruby takes the upcard and throws the jack of clubs
         wait_my_move(page)
-        log = page.evaluate("Motion.log")
+        log = page.evaluate("Okgin.Motion.log")
         kinds = [f["what"] for f in log]
         assert kinds.count("deal") == 20 and kinds[-2:] == ["upcard", "limit"], kinds
         assert all(f["ms"] == 260 for f in log)
-        page.evaluate("Motion.log.length = 0")
+        page.evaluate("Okgin.Motion.log.length = 0")
         planned_turn(page)  # pass
         wait_my_move(page)
-        moves = page.evaluate("Motion.log.map(f => [f.what, f.card, f.from, f.to])")
+        moves = page.evaluate("Okgin.Motion.log.map(f => [f.what, f.card, f.from, f.to])")
         assert moves == [["take", "7C", "discard", "seat 1"], ["discard", "JC", "seat 1", "discard"]], moves
-        page.evaluate("Motion.log.length = 0")
+        page.evaluate("Okgin.Motion.log.length = 0")
         planned_turn(page)  # a draw flies face down from the stock into the hand
-        assert page.evaluate("Motion.log[0]") == {"what": "draw", "card": None, "from": "stock", "to": "hand",
-                                                  "ms": 260}
+        assert page.evaluate("Okgin.Motion.log[0]") == {"what": "draw", "card": None, "from": "stock",
+                                                        "to": "hand", "ms": 260}
         planned_turn(page)  # the discard leaves the hand; Ruby draws and discards
         wait_my_move(page)
-        moves = page.evaluate("Motion.log.map(f => [f.what, f.from, f.to])")
+        moves = page.evaluate("Okgin.Motion.log.map(f => [f.what, f.from, f.to])")
         assert moves[1:] == [["discard", "hand", "discard"], ["draw", "stock", "seat 1"],
                              ["discard", "seat 1", "discard"]], moves
         page.click("#open-options")
         page.locator('#options-form [name="speed"]').select_option("instant")
         page.locator('#options-form [name="reduceMotion"]').set_checked(True)
         page.click("#options-close")
-        page.evaluate("Motion.log.length = 0")
+        page.evaluate("Okgin.Motion.log.length = 0")
         planned_turn(page)
         planned_turn(page)
         wait_my_move(page)
-        assert page.evaluate("Motion.log.length >= 4 && Motion.log.every(f => f.ms <= 1)")
-        assert page.evaluate("Settings.options.sound") is False  # sound is off until chosen
+        assert page.evaluate("Okgin.Motion.log.length >= 4 && Okgin.Motion.log.every(f => f.ms <= 1)")
+        assert page.evaluate("Okgin.Settings.options.sound") is False  # sound is off until chosen
 
 
 def test_instant_still_shows_moves_and_the_system_setting_reduces_motion(
@@ -220,10 +221,10 @@ def test_instant_still_shows_moves_and_the_system_setting_reduces_motion(
 ) -> None:
     with opened(browser, server.url, reduce=False, speed="instant") as page:
         wait_my_move(page)
-        assert page.evaluate("Motion.log.every(f => f.ms === 160)")
+        assert page.evaluate("Okgin.Motion.log.every(f => f.ms === 160)")
     with opened(browser, server.url, reduce=True, speed="slow") as page:
         wait_my_move(page)
-        assert page.evaluate("Motion.log.length > 0 && Motion.log.every(f => f.ms === 1)")
+        assert page.evaluate("Okgin.Motion.log.length > 0 && Okgin.Motion.log.every(f => f.ms === 1)")
 
 
 def _to_a_discard(page: Page) -> None:

@@ -47,7 +47,7 @@ def test_a_room_header_says_its_rules_target_and_real_names(
 def test_one_list_of_computer_names_on_each_side(page: Page) -> None:
     from okgin.server.rooms.room import COMPUTER_NAMES  # here, so its absence fails only this test
 
-    assert page.evaluate("Words.COMPUTERS") == list(COMPUTER_NAMES)
+    assert page.evaluate("Okgin.Words.COMPUTERS") == list(COMPUTER_NAMES)
     page.click("#open-options")
     page.locator('#options-form [name="count"]').select_option("3")
     expect(page.locator("#levels label")).to_have_text([re.compile(f"^{n}") for n in COMPUTER_NAMES[:3]])
@@ -186,7 +186,7 @@ def test_keyboard_focus_never_falls_to_body_while_cards_fly(browser: Browser, se
                 page.wait_for_function("document.body.dataset.turn !== 'hand-over'")
             assert page.evaluate("window.focusFaults") == [], (played, moves)
         assert draws > 6 and takes > 1, (draws, takes)
-        assert page.evaluate("Motion.log.some(f => f.what === 'draw' && f.ms > 1)")
+        assert page.evaluate("Okgin.Motion.log.some(f => f.what === 'draw' && f.ms > 1)")
 
 
 HTML_NAMES = ("<i id=pwn>x</i>", "<img src=x>", "<a href=//x>y</a>")

@@ -86,7 +86,7 @@ async def replay_page(request: Request) -> Response:
              else "Choose a game record to step through it move by move, every hand face up.")
     body = _VIEWER.format(intro=intro, upload="hidden" if game else "",
                           game=html.escape(game))
-    return page("Replay", body, ("cards.js", "replay.js"), ("table.css",))
+    return page("Replay", body, ("replay.js",), ("table.css",))
 
 
 async def replay_data(request: Request) -> Response:

@@ -8,6 +8,7 @@ import html
 import typing
 from dataclasses import fields
 from pathlib import Path
+from string import Template
 from typing import Any
 
 import anyio.to_thread
@@ -32,20 +33,15 @@ from okgin.server.wire.messages import is_id
 
 STATIC = Path(__file__).parent / "static"
 
-_GAME_SCRIPT = '<script src="/static/game.js"></script>'
-
-
 async def index(request: Request) -> Response:
-    """The game page (also at /r/<code>, a room's invite link), with the room script and the
-    player's display name (rooms prefill it)."""
-    text = (STATIC / "index.html").read_text(encoding="utf-8")
+    """The game page (also at /r/<code>, a room's invite link): static/index.html, a template
+    whose one field, ``$name``, is the player's display name (rooms prefill it); its modules
+    (game.js, coach.js, room.js) are named in the page itself. Read at each request, as the
+    static files are, so an edited page is served at once."""
+    page = Template((STATIC / "index.html").read_text(encoding="utf-8"))
     session = session_of(request)
     name = html.escape(session.name or "") if session is not None else ""
-    text = text.replace("</head>", f'<meta name="okgin-name" content="{name}">\n</head>', 1)
-    # room.js hooks into game.js through its events, so it loads first and the page stays the table's.
-    text = text.replace(_GAME_SCRIPT, '<link rel="stylesheet" href="/static/room.css">\n'
-                        '<script src="/static/room.js"></script>\n' + _GAME_SCRIPT)
-    return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(page.substitute(name=name), headers={"Cache-Control": "no-cache"})
 
 
 def _rules_from_query(request: Request) -> Rules:

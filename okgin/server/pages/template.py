@@ -26,8 +26,8 @@ def page(
     links: str = BACK, status: int = 200,
 ) -> HTMLResponse:
     """The page ``title`` around ``body`` (HTML, already escaped), with the static ``scripts``
-    and ``styles`` it needs and the ``links`` above it."""
-    tags = "".join(f'<script src="/static/{name}"></script>' for name in scripts)
+    (ES modules, each importing what it needs) and ``styles`` it needs and the ``links`` above it."""
+    tags = "".join(f'<script type="module" src="/static/{name}"></script>' for name in scripts)
     sheets = "".join(f'<link rel="stylesheet" href="/static/{name}">' for name in styles)
     text = _PAGE.format(title=html.escape(title), body=body, scripts=tags, styles=sheets, links=links)
     return HTMLResponse(text, status_code=status)

@@ -73,7 +73,7 @@ async def _list(request: Request, error: str, status: int, form: dict[str, str] 
     session = session_of(request)
     if session is not None:
         body += "<h2>Make a tournament</h2>" + _create_form(html.escape(session.csrf), form or {})
-    return page(TITLE, body, scripts=("houserules.js", "tournament.js"), status=status)
+    return page(TITLE, body, scripts=("tournament.js",), status=status)
 
 
 def _fee(data: dict[str, Any]) -> str:

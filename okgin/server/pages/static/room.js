@@ -1,391 +1,376 @@
 // Rooms: "Play with friends", the lobby at /r/<code>, seats, the host's controls, who is away,
 // the stake in play chips and the pool's split, the reconnect banner, quick phrases, the rematch
-// and leaving the table. It talks to the server
-// through game.js's events (okgin:open, okgin:message, okgin:close, okgin:new-game) and never
-// draws the table itself.
-"use strict";
-(() => {
-  const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{4,40})$/);
-  const code = match ? match[1] : null;
-  const tokenKey = (room) => `okgin.room.${room}`;
-  let send = null, room = null, you = null, ticking = null;
-  // The player's display name (docs/players.md), the same on every device; else this browser's last.
-  const playerName = () => document.querySelector('meta[name="okgin-name"]')?.content ||
-    localStorage.getItem("okgin.name") || "";
-  // A refusal stands beside the control it answers (keyed, so a redraw keeps it) until that
-  // control is used again; `pending` maps a request's id to its control's key.
-  const errors = new Map(), pending = new Map();
-  let readyAt = new Map(); // seat -> when (page clock, ms) the host may let a computer play it
+// and leaving the table. It joins the table through the table object (table/table.js): the
+// socket's opening, messages and loss, the header's New game and the buttons at a game's end;
+// it never draws the table itself.
+import { $, h } from "./dom.js";
+import * as Settings from "./settings.js";
+import { table } from "./table/table.js";
+import * as Words from "./words.js";
 
-  const el = (tag, attrs = {}, ...children) => {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs)) {
-      if (key === "on") node.addEventListener("click", value);
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value);
-    }
-    node.append(...children);
-    return node;
-  };
-  const tournamentLink = () => `/t/${encodeURIComponent(room.tournament)}`;
-  // game.js's send numbers the messages (ids only grow on a socket), so answers find their control.
-  function request(message, key) {
-    if (!send) return;
-    errors.delete(key);
-    const id = send(message);
-    if (id !== undefined) pending.set(id, key);
-  }
-  const { sentence } = Words; // one way to make a message a sentence, for every script
-  // The control (an element or several) gets its refusal just after it, linked by aria-describedby.
-  function withError(key, ...controls) {
-    if (!errors.has(key)) return controls;
-    const id = `error-${key}`;
-    for (const control of controls) {
-      control.setAttribute("aria-describedby", id);
-      if (control.tagName === "INPUT") control.setAttribute("aria-invalid", "true");
-    }
-    return [...controls, el("span", { id, class: "field-error room-error", text: errors.get(key) })];
-  }
+const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{4,40})$/);
+const code = match ? match[1] : null;
+const tokenKey = (room) => `okgin.room.${room}`;
+let room = null, you = null, ticking = null;
+// The player's display name (docs/players.md), the same on every device; else this browser's last.
+const playerName = () => document.querySelector('meta[name="okgin-name"]')?.content ||
+  localStorage.getItem("okgin.name") || "";
+// A refusal stands beside the control it answers (keyed, so a redraw keeps it) until that
+// control is used again; `pending` maps a request's id to its control's key.
+const errors = new Map(), pending = new Map();
+let readyAt = new Map(); // seat -> when (page clock, ms) the host may let a computer play it
 
-  // -- on the ordinary page: "Play with friends" ------------------------------------------
-  function offerRooms() {
-    const nav = document.querySelector("header nav");
-    if (!nav) return;
-    const dialog = el("dialog", { id: "friends", "aria-labelledby": "friends-title" });
-    const name = el("input", { id: "friends-name", name: "name", maxlength: "20", autocomplete: "nickname" });
-    const seats = el("select", { id: "friends-seats", name: "seats" },
-      ...[2, 3, 4].map((n) => el("option", { value: String(n), text: `${n} players` })));
-    const timer = el("select", { id: "friends-timer", name: "timer" },
-      el("option", { value: "", text: "No turn timer" }),
-      ...[30, 60, 120].map((n) => el("option", { value: String(n), text: `${n} seconds a turn` })));
-    const create = el("button", { type: "button", id: "friends-create", text: "Create the table", on: () => {
-      if (!name.value.trim()) { name.focus(); return; }
-      localStorage.setItem("okgin.name", name.value.trim());
-      const rules = typeof Settings !== "undefined" ? Settings.currentRules() : "oklahoma";
-      request({ type: "create", name: name.value, players: Number(seats.value), rules,
-                timer: timer.value ? Number(timer.value) : null });
-    } });
+const tournamentLink = () => `/t/${encodeURIComponent(room.tournament)}`;
+// The table's send numbers the messages (ids only grow on a socket), so answers find their control.
+function request(message, key) {
+  errors.delete(key);
+  const id = table.send(message);
+  if (id !== undefined) pending.set(id, key);
+}
+const { sentence } = Words; // one way to make a message a sentence, for every script
+// The control (an element or several) gets its refusal just after it, linked by aria-describedby.
+function withError(key, ...controls) {
+  if (!errors.has(key)) return controls;
+  const id = `error-${key}`;
+  for (const control of controls) {
+    control.setAttribute("aria-describedby", id);
+    if (control.tagName === "INPUT") control.setAttribute("aria-invalid", "true");
+  }
+  return [...controls, h("span", { id, class: "field-error room-error", text: errors.get(key) })];
+}
+
+// -- on the ordinary page: "Play with friends" ------------------------------------------
+function offerRooms() {
+  const nav = document.querySelector("header nav");
+  if (!nav) return;
+  const dialog = h("dialog", { id: "friends", "aria-labelledby": "friends-title" });
+  const name = h("input", { id: "friends-name", name: "name", maxlength: "20", autocomplete: "nickname" });
+  const seats = h("select", { id: "friends-seats", name: "seats" },
+    ...[2, 3, 4].map((n) => h("option", { value: String(n), text: `${n} players` })));
+  const timer = h("select", { id: "friends-timer", name: "timer" },
+    h("option", { value: "", text: "No turn timer" }),
+    ...[30, 60, 120].map((n) => h("option", { value: String(n), text: `${n} seconds a turn` })));
+  const create = h("button", { type: "button", id: "friends-create", text: "Create the table", on: () => {
+    if (!name.value.trim()) { name.focus(); return; }
+    localStorage.setItem("okgin.name", name.value.trim());
+    const rules = Settings.currentRules();
+    request({ type: "create", name: name.value, players: Number(seats.value), rules,
+              timer: timer.value ? Number(timer.value) : null });
+  } });
+  name.value = playerName();
+  dialog.append(h("h2", { id: "friends-title", text: "Play with friends" }),
+    h("p", { text: "You get a link to send; friends open it, type their name and sit down. " +
+                    "Empty seats can be filled with computer players." }),
+    h("label", { class: "opt" }, h("b", { text: "Your name" }), " ", name),
+    h("label", { class: "opt" }, h("b", { text: "Seats" }), " ", seats),
+    h("label", { class: "opt" }, h("b", { text: "Turn timer" }), " ", timer),
+    h("p", { class: "small", text: "The house rules you chose apply; a stake in play chips is set in the lobby." }),
+    h("div", { class: "dialog-buttons" },
+      h("button", { type: "button", text: "Cancel", on: () => dialog.close() }), create));
+  document.body.append(dialog);
+  nav.prepend(h("button", { type: "button", id: "play-friends", text: "Play with friends",
+                             on: () => dialog.showModal() }));
+}
+
+// -- in a room ----------------------------------------------------------------------------
+const panel = h("section", { id: "room", "aria-label": "Table", hidden: "" });
+const banner = h("div", { id: "reconnect", role: "alert", hidden: "" }, "Connection lost: reconnecting…");
+const said = h("div", { id: "said", "aria-live": "polite" });
+
+function seatRow(seat, index) {
+  const row = h("li", { class: "seat", "data-seat": String(index) });
+  const host = you === room.host && you !== null;
+  const who = seat.kind === "empty" ? "Empty seat"
+    : seat.left ? `${seat.name} left the table: the computer plays (${seat.level})`
+    : seat.kind === "computer" ? `${seat.name} (computer, ${seat.level})` : seat.name;
+  row.append(h("span", { class: "who", text: who + (index === room.host ? " · host" : "") +
+                                              (index === you ? " · you" : "") }));
+  if (seat.away) row.append(h("span", { class: "away", text: seat.stand_in
+    ? ` · away: the computer plays for now (${seat.stand_in})` : " · away" }));
+  if (room.phase === "lobby" && seat.kind === "empty" && you === null) {
+    const key = `sit-${index}`;
+    const name = h("input", { class: "seat-name", "aria-label": "Your name", placeholder: "Your name",
+                                maxlength: "20", "data-key": `name-${index}` });
     name.value = playerName();
-    dialog.append(el("h2", { id: "friends-title", text: "Play with friends" }),
-      el("p", { text: "You get a link to send; friends open it, type their name and sit down. " +
-                      "Empty seats can be filled with computer players." }),
-      el("label", { class: "opt" }, el("b", { text: "Your name" }), " ", name),
-      el("label", { class: "opt" }, el("b", { text: "Seats" }), " ", seats),
-      el("label", { class: "opt" }, el("b", { text: "Turn timer" }), " ", timer),
-      el("p", { class: "small", text: "The house rules you chose apply; a stake in play chips is set in the lobby." }),
-      el("div", { class: "dialog-buttons" },
-        el("button", { type: "button", text: "Cancel", on: () => dialog.close() }), create));
-    document.body.append(dialog);
-    nav.prepend(el("button", { type: "button", id: "play-friends", text: "Play with friends",
-                               on: () => dialog.showModal() }));
-  }
-
-  // -- in a room ----------------------------------------------------------------------------
-  const panel = el("section", { id: "room", "aria-label": "Table", hidden: "" });
-  const banner = el("div", { id: "reconnect", role: "alert", hidden: "" }, "Connection lost: reconnecting…");
-  const said = el("div", { id: "said", "aria-live": "polite" });
-
-  function seatRow(seat, index) {
-    const row = el("li", { class: "seat", "data-seat": String(index) });
-    const host = you === room.host && you !== null;
-    const who = seat.kind === "empty" ? "Empty seat"
-      : seat.left ? `${seat.name} left the table: the computer plays (${seat.level})`
-      : seat.kind === "computer" ? `${seat.name} (computer, ${seat.level})` : seat.name;
-    row.append(el("span", { class: "who", text: who + (index === room.host ? " · host" : "") +
-                                                (index === you ? " · you" : "") }));
-    if (seat.away) row.append(el("span", { class: "away", text: seat.stand_in
-      ? ` · away: the computer plays for now (${seat.stand_in})` : " · away" }));
-    if (room.phase === "lobby" && seat.kind === "empty" && you === null) {
-      const key = `sit-${index}`;
-      const name = el("input", { class: "seat-name", "aria-label": "Your name", placeholder: "Your name",
-                                  maxlength: "20", "data-key": `name-${index}` });
-      name.value = playerName();
-      const sitDown = el("button", { type: "button", class: "sit", text: "Take this seat", "data-key": key, on: () => {
-        localStorage.setItem("okgin.name", name.value.trim());
-        request({ type: "sit", seat: index, name: name.value }, key);
-      } });
-      row.append(...withError(key, name, sitDown));
-    }
-    if (host && room.phase === "lobby" && seat.kind !== "person") row.append(levelControl(index, seat));
-    if (host && room.phase === "playing" && seat.away && !seat.stand_in && index !== you) row.append(...standIn(index));
-    return row;
-  }
-
-  // The host may let a computer play an away seat once its player has been away long enough:
-  // until then the button is disabled and a countdown beside it says how long (see tick()).
-  function standIn(index) {
-    const key = `stand-in-${index}`;
-    const button = el("button", { type: "button", class: "stand-in", text: "Let the computer play", "data-key": key,
-                                  on: () => request({ type: "computer", seat: index, level: "normal" }, key) });
-    const countdown = el("span", { id: `takeover-${index}`, class: "takeover", "data-seat": String(index) });
-    const controls = withError(key, button);
-    button.setAttribute("aria-describedby", [countdown.id, button.getAttribute("aria-describedby")].filter(Boolean).join(" "));
-    return [...controls, countdown];
-  }
-
-  function levelControl(index, seat) {
-    const level = el("select", { class: "level", "aria-label": `Computer level for seat ${index + 1}`, "data-key": `level-${index}` },
-      ...room.levels.map((l) => el("option", { value: l, text: l })));
-    level.value = seat.level || "normal";
-    const key = `computer-${index}`;
-    const add = el("button", { type: "button", class: "add-computer", "data-key": key,
-      text: seat.kind === "computer" ? "Change" : "Add computer player",
-      on: () => request({ type: "computer", seat: index, level: level.value }, key) });
-    const box = el("span", { class: "controls" }, level, ...withError(key, add));
-    if (seat.kind === "computer") {
-      box.append(el("button", { type: "button", class: "remove", text: "Remove", "data-key": `clear-${index}`,
-                                on: () => request({ type: "clear", seat: index }, `clear-${index}`) }));
-    }
-    return box;
-  }
-
-  function draw() {
-    // A redraw keeps what the player typed and where their focus was.
-    const focused = document.activeElement && panel.contains(document.activeElement)
-      ? document.activeElement.dataset.key : null;
-    const kept = ".seat-name, select.level, .stake-field";
-    const typed = new Map([...panel.querySelectorAll(kept)].map((i) => [i.dataset.key, i.value]));
-    drawPanel();
-    for (const input of panel.querySelectorAll(kept)) {
-      if (typed.has(input.dataset.key)) input.value = typed.get(input.dataset.key);
-    }
-    const again = focused && panel.querySelector(`[data-key="${focused}"]`);
-    if (again) again.focus();
-    tick();
-  }
-
-  function drawPanel() {
-    panel.hidden = false;
-    document.body.dataset.roomPhase = room.phase;
-    document.title = `Oklahoma Gin — a table for ${room.seats.length} with friends`;
-    // The header from the room's own rules and target, until the table (game.js) says who plays.
-    if (room.phase === "lobby" || !window.Okgin || !Okgin.state()) {
-      document.getElementById("tagline").textContent = Words.tagline({ who: `A table for ${room.seats.length}`,
-        rules: room.rules, target: room.target });
-    }
-    const link = `${location.origin}/r/${room.code}`;
-    const input = el("input", { id: "room-link", readonly: "", value: link, "aria-label": "Invite link", "data-key": "link" });
-    const copy = el("button", { type: "button", id: "copy-link", text: "Copy link", "data-key": "copy", on: async () => {
-      input.select();
-      try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { /* selected */ }
+    const sitDown = h("button", { type: "button", class: "sit", text: "Take this seat", "data-key": key, on: () => {
+      localStorage.setItem("okgin.name", name.value.trim());
+      request({ type: "sit", seat: index, name: name.value }, key);
     } });
-    const parts = [el("h2", { text: room.phase === "lobby" ? "Waiting for players" : "At the table" })];
-    if (room.phase === "lobby") parts.push(el("p", { class: "invite" }, "Invite friends: ", input, " ", copy));
-    parts.push(el("ul", { id: "seats" }, ...room.seats.map(seatRow)));
-    const [line, box] = stakeParts();
-    if (line) parts.push(line);
-    const buttons = el("div", { class: "room-buttons" });
-    if (room.phase === "lobby" && you === room.host) {
-      buttons.append(...withError("start", el("button", { type: "button", id: "start-game", text: "Start game",
-                                  class: "primary", "data-key": "start", on: () => request({ type: "start" }, "start") })));
-    }
-    if (room.phase === "lobby" && you === null) parts.push(el("p", { text: "Take a seat, or watch." }));
-    if (room.tournament) {
-      // A tournament's table plays one match: its page has the standings and the next round.
-      parts.push(el("p", { class: "tournament" }, el("a", { id: "tournament-link", href: tournamentLink(),
-        text: room.phase === "finished" ? "Back to the tournament" : "The tournament's standings" })));
-    } else if (room.phase === "finished" && you !== null) {
-      buttons.append(...withError("rematch", el("button", { type: "button", id: "rematch", text: "Rematch",
-        class: "primary", "data-key": "rematch", on: () => request({ type: "rematch" }, "rematch") })));
-    }
-    if (you !== null) {
-      buttons.append(...room.phrases.map((p) => el("button", { type: "button", class: "phrase", text: p, "data-key": `say-${p}`,
-                                                               on: () => request({ type: "say", phrase: p }) })));
-    }
-    // The host's stake box after the buttons: Start game stays in the window on a phone.
-    parts.push(buttons, ...(box ? [box] : []), el("p", { id: "turn-timer", hidden: "" }), said);
-    panel.replaceChildren(...parts);
+    row.append(...withError(key, name, sitDown));
   }
+  if (host && room.phase === "lobby" && seat.kind !== "person") row.append(levelControl(index, seat));
+  if (host && room.phase === "playing" && seat.away && !seat.stand_in && index !== you) row.append(...standIn(index));
+  return row;
+}
 
-  // The table's stake in play chips: a line for everyone, and the host's control in the lobby.
-  function stakeText() {
-    return `Stake: ${room.stake} chips a person · the pool split ${room.split}, cutoff ${room.cutoff}`;
-  }
-  // [the stake's line (or null), the host's box in the lobby (or null)]
-  function stakeParts() {
-    const line = room.stake ? el("p", { id: "stake-line", text: stakeText() }) : null;
-    if (room.phase !== "lobby" || you !== room.host || room.solo) return [line, null];
-    const stake = el("input", { id: "stake", class: "stake-field", type: "number", min: "0", max: "1000", step: "1",
-                                inputmode: "numeric", "data-key": "stake-value", value: String(room.stake) });
-    const split = el("select", { id: "stake-split", class: "stake-field", "data-key": "stake-split" },
-      el("option", { value: "scaled", text: "scaled (ours)" }), el("option", { value: "proportional", text: "proportional" }));
-    split.value = room.split;
-    const cutoff = el("input", { id: "stake-cutoff", class: "stake-field", type: "number", min: "1", max: "500", step: "1",
-                                 inputmode: "numeric", "data-key": "stake-cutoff", value: String(room.cutoff) });
-    const set = el("button", { type: "button", id: "set-stake", text: "Set stake", "data-key": "set-stake", on: () => {
-      // Sent as typed (a number when it reads as one): the server checks it and says what is wrong.
-      const number = (input) => (input.value.trim() === "" || Number.isNaN(Number(input.value)) ? input.value : Number(input.value));
-      request({ type: "stake", stake: number(stake), split: split.value, cutoff: number(cutoff) }, "set-stake");
-    } });
-    return [line, el("fieldset", { id: "stake-box" }, el("legend", { text: "Play for chips (0: no stake)" }),
-      el("label", { class: "opt" }, el("b", { text: "Stake" }), " ", stake, " chips a person"),
-      el("label", { class: "opt" }, el("b", { text: "Split" }), " ", split),
-      el("label", { class: "opt" }, el("b", { text: "Cutoff" }), " ", cutoff, " penalty points"),
-      ...withError("set-stake", set))];
-  }
-  // The game-over screen of a staked game: each seat's chips from the pool (text nodes only).
-  function chipsSplit(game) {
-    const chips = room && room.chips;
-    if (!chips || chips.game !== game) return null;
-    const list = el("ul", { class: "chip-split" }, ...room.seats.map((seat, index) => {
-      const share = chips.shares[index];
-      return el("li", { "data-seat": String(index), text: share === null || share === undefined
-        ? `${seat.name}: no stake (a computer player)` : `${seat.name}: ${share} chips` });
-    }));
-    return el("section", { id: "chips-result", "aria-label": "Chips" },
-      el("h3", { text: `The pool of ${chips.pool} chips` }), list);
-  }
+// The host may let a computer play an away seat once its player has been away long enough:
+// until then the button is disabled and a countdown beside it says how long (see tick()).
+function standIn(index) {
+  const key = `stand-in-${index}`;
+  const button = h("button", { type: "button", class: "stand-in", text: "Let the computer play", "data-key": key,
+                                on: () => request({ type: "computer", seat: index, level: "normal" }, key) });
+  const countdown = h("span", { id: `takeover-${index}`, class: "takeover", "data-seat": String(index) });
+  const controls = withError(key, button);
+  button.setAttribute("aria-describedby", [countdown.id, button.getAttribute("aria-describedby")].filter(Boolean).join(" "));
+  return [...controls, countdown];
+}
 
-  // Once a second: the turn timer, and each away seat's countdown to a computer player.
-  function tick() {
-    clearInterval(ticking);
-    const line = document.getElementById("turn-timer");
-    const countdowns = [...panel.querySelectorAll(".takeover")];
-    if ((!room.deadline || !line) && !countdowns.length) return;
-    const update = () => {
-      if (room.deadline && line) {
-        const left = Math.max(0, Math.round(room.deadline - Date.now() / 1000));
-        line.hidden = false;
-        line.textContent = `${left} seconds left for this turn`;
-      }
-      for (const countdown of countdowns) {
-        const seat = Number(countdown.dataset.seat);
-        const wait = Math.max(0, Math.ceil(((readyAt.get(seat) || 0) - Date.now()) / 1000));
-        countdown.textContent = wait ? ` A computer player may take over in ${wait} s.`
-          : ` ${room.seats[seat].name} has been away long enough: a computer player may take over now.`;
-        countdown.closest(".seat").querySelector(".stand-in").disabled = wait > 0;
-      }
-    };
-    update();
-    ticking = setInterval(update, 1000);
+function levelControl(index, seat) {
+  const level = h("select", { class: "level", "aria-label": `Computer level for seat ${index + 1}`, "data-key": `level-${index}` },
+    ...room.levels.map((l) => h("option", { value: l, text: l })));
+  level.value = seat.level || "normal";
+  const key = `computer-${index}`;
+  const add = h("button", { type: "button", class: "add-computer", "data-key": key,
+    text: seat.kind === "computer" ? "Change" : "Add computer player",
+    on: () => request({ type: "computer", seat: index, level: level.value }, key) });
+  const box = h("span", { class: "controls" }, level, ...withError(key, add));
+  if (seat.kind === "computer") {
+    box.append(h("button", { type: "button", class: "remove", text: "Remove", "data-key": `clear-${index}`,
+                              on: () => request({ type: "clear", seat: index }, `clear-${index}`) }));
   }
+  return box;
+}
 
-  // -- leaving the table ------------------------------------------------------------------
-  // In a room the header's New game (and the game-over screen) offer only what the room allows:
-  // Rematch when the game is over, and Leave table, confirmed here.
-  const leaveDialog = el("dialog", { id: "leave", "aria-labelledby": "leave-title" });
-  let opener = null;
-  // Closing it gives focus back to what opened it (never to <body>).
-  leaveDialog.addEventListener("close", () => setTimeout(() => {
-    if (document.querySelector("dialog[open]") || (document.activeElement && document.activeElement !== document.body)) return;
-    const back = opener && opener.isConnected && !opener.closest("dialog") ? opener : document.getElementById("new-game");
-    if (back) back.focus();
+function draw() {
+  // A redraw keeps what the player typed and where their focus was.
+  const focused = document.activeElement && panel.contains(document.activeElement)
+    ? document.activeElement.dataset.key : null;
+  const kept = ".seat-name, select.level, .stake-field";
+  const typed = new Map([...panel.querySelectorAll(kept)].map((i) => [i.dataset.key, i.value]));
+  drawPanel();
+  for (const input of panel.querySelectorAll(kept)) {
+    if (typed.has(input.dataset.key)) input.value = typed.get(input.dataset.key);
+  }
+  const again = focused && panel.querySelector(`[data-key="${focused}"]`);
+  if (again) again.focus();
+  tick();
+}
+
+function drawPanel() {
+  panel.hidden = false;
+  document.body.dataset.roomPhase = room.phase;
+  document.title = `Oklahoma Gin — a table for ${room.seats.length} with friends`;
+  // The header from the room's own rules and target, until the table (game.js) says who plays.
+  if (room.phase === "lobby" || !table.state()) {
+    $("tagline").textContent = Words.tagline({ who: `A table for ${room.seats.length}`,
+      rules: room.rules, target: room.target });
+  }
+  const link = `${location.origin}/r/${room.code}`;
+  const input = h("input", { id: "room-link", readonly: "", value: link, "aria-label": "Invite link", "data-key": "link" });
+  const copy = h("button", { type: "button", id: "copy-link", text: "Copy link", "data-key": "copy", on: async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { /* selected */ }
+  } });
+  const parts = [h("h2", { text: room.phase === "lobby" ? "Waiting for players" : "At the table" })];
+  if (room.phase === "lobby") parts.push(h("p", { class: "invite" }, "Invite friends: ", input, " ", copy));
+  parts.push(h("ul", { id: "seats" }, ...room.seats.map(seatRow)));
+  const [line, box] = stakeParts();
+  if (line) parts.push(line);
+  const buttons = h("div", { class: "room-buttons" });
+  if (room.phase === "lobby" && you === room.host) {
+    buttons.append(...withError("start", h("button", { type: "button", id: "start-game", text: "Start game",
+                                class: "primary", "data-key": "start", on: () => request({ type: "start" }, "start") })));
+  }
+  if (room.phase === "lobby" && you === null) parts.push(h("p", { text: "Take a seat, or watch." }));
+  if (room.tournament) {
+    // A tournament's table plays one match: its page has the standings and the next round.
+    parts.push(h("p", { class: "tournament" }, h("a", { id: "tournament-link", href: tournamentLink(),
+      text: room.phase === "finished" ? "Back to the tournament" : "The tournament's standings" })));
+  } else if (room.phase === "finished" && you !== null) {
+    buttons.append(...withError("rematch", h("button", { type: "button", id: "rematch", text: "Rematch",
+      class: "primary", "data-key": "rematch", on: () => request({ type: "rematch" }, "rematch") })));
+  }
+  if (you !== null) {
+    buttons.append(...room.phrases.map((p) => h("button", { type: "button", class: "phrase", text: p, "data-key": `say-${p}`,
+                                                             on: () => request({ type: "say", phrase: p }) })));
+  }
+  // The host's stake box after the buttons: Start game stays in the window on a phone.
+  parts.push(buttons, ...(box ? [box] : []), h("p", { id: "turn-timer", hidden: "" }), said);
+  panel.replaceChildren(...parts);
+}
+
+// The table's stake in play chips: a line for everyone, and the host's control in the lobby.
+function stakeText() {
+  return `Stake: ${room.stake} chips a person · the pool split ${room.split}, cutoff ${room.cutoff}`;
+}
+// [the stake's line (or null), the host's box in the lobby (or null)]
+function stakeParts() {
+  const line = room.stake ? h("p", { id: "stake-line", text: stakeText() }) : null;
+  if (room.phase !== "lobby" || you !== room.host || room.solo) return [line, null];
+  const stake = h("input", { id: "stake", class: "stake-field", type: "number", min: "0", max: "1000", step: "1",
+                              inputmode: "numeric", "data-key": "stake-value", value: String(room.stake) });
+  const split = h("select", { id: "stake-split", class: "stake-field", "data-key": "stake-split" },
+    h("option", { value: "scaled", text: "scaled (ours)" }), h("option", { value: "proportional", text: "proportional" }));
+  split.value = room.split;
+  const cutoff = h("input", { id: "stake-cutoff", class: "stake-field", type: "number", min: "1", max: "500", step: "1",
+                               inputmode: "numeric", "data-key": "stake-cutoff", value: String(room.cutoff) });
+  const set = h("button", { type: "button", id: "set-stake", text: "Set stake", "data-key": "set-stake", on: () => {
+    // Sent as typed (a number when it reads as one): the server checks it and says what is wrong.
+    const number = (input) => (input.value.trim() === "" || Number.isNaN(Number(input.value)) ? input.value : Number(input.value));
+    request({ type: "stake", stake: number(stake), split: split.value, cutoff: number(cutoff) }, "set-stake");
+  } });
+  return [line, h("fieldset", { id: "stake-box" }, h("legend", { text: "Play for chips (0: no stake)" }),
+    h("label", { class: "opt" }, h("b", { text: "Stake" }), " ", stake, " chips a person"),
+    h("label", { class: "opt" }, h("b", { text: "Split" }), " ", split),
+    h("label", { class: "opt" }, h("b", { text: "Cutoff" }), " ", cutoff, " penalty points"),
+    ...withError("set-stake", set))];
+}
+// The game-over screen of a staked game: each seat's chips from the pool (text nodes only).
+function chipsSplit(game) {
+  const chips = room && room.chips;
+  if (!chips || chips.game !== game) return null;
+  const list = h("ul", { class: "chip-split" }, ...room.seats.map((seat, index) => {
+    const share = chips.shares[index];
+    return h("li", { "data-seat": String(index), text: share === null || share === undefined
+      ? `${seat.name}: no stake (a computer player)` : `${seat.name}: ${share} chips` });
   }));
-  function askLeave() {
-    if (!room || leaveDialog.open) return;
-    opener = document.activeElement;
-    const seated = you !== null;
-    const after = !seated ? "You stop watching this table."
-      : room.phase === "lobby" ? "Your seat is emptied for someone else to take."
-      : "A computer player takes your seat for the rest of the game, and the others are told.";
-    const buttons = el("div", { class: "dialog-buttons" });
-    if (seated && room.phase === "finished" && !room.tournament) {
-      buttons.append(el("button", { type: "button", class: "primary", text: "Rematch", on: () => {
-        leaveDialog.close(); request({ type: "rematch" }, "rematch");
-      } }));
-    }
-    buttons.append(el("button", { type: "button", text: "Stay at the table", on: () => leaveDialog.close() }),
-      ...withError("leave", el("button", { type: "button", id: "leave-confirm", text: "Leave table", on: leave })));
-    leaveDialog.replaceChildren(el("h2", { id: "leave-title", text: "Leave the table?" }),
-      el("p", { text: `${after} To play against the computer, leave the table first.` }), buttons);
-    document.querySelectorAll("dialog[open]").forEach((d) => d.close());
-    leaveDialog.showModal();
-  }
-  function leave() {
-    if (you === null) { location.assign("/"); return; }
-    request({ type: "leave" }, "leave");
-  }
-  function left() {
-    localStorage.removeItem(tokenKey(code));
-    location.assign("/");
-  }
-  // Who left since the last frame: a line at the table, read out (the seat row says it too).
-  function tellLeavers(before, after) {
-    if (!before || before.code !== after.code) return;
-    after.seats.forEach((seat, index) => {
-      const was = before.seats[index];
-      if (index === after.you || was.kind !== "person") return;
-      const text = seat.left ? `${seat.name} left the table: a computer player plays the seat.`
-        : after.phase === "lobby" && seat.kind === "empty" ? `${was.name} left the table.` : null;
-      if (text) said.prepend(el("p", { class: "left-line", text }));
-    });
-  }
+  return h("section", { id: "chips-result", "aria-label": "Chips" },
+    h("h3", { text: `The pool of ${chips.pool} chips` }), list);
+}
 
-  function receive(message) {
-    if (message.type === "room") {
-      banner.hidden = true;
-      tellLeavers(room, message);
-      room = message;
-      you = message.you;
-      readyAt = new Map(message.seats.map((s, i) => [i, Date.now() + 1000 * (s.takeover_in || 0)]));
-      if (code) draw();
-    } else if ((message.type === "ack" || message.type === "error") && pending.has(message.id)) {
-      const key = pending.get(message.id);
-      pending.delete(message.id);
-      if (message.type === "error") errors.set(key, sentence(message.message));
-      else if (key === "leave") left();
-      if (room && code) draw();
-      if (key === "leave" && message.type === "error" && leaveDialog.open) { leaveDialog.close(); askLeave(); }
-    } else if (message.type === "joined" && message.room && !message.solo) {
-      if (message.token) localStorage.setItem(tokenKey(message.room), message.token);
-      if (!code) location.assign(`/r/${message.room}`);
-    } else if (message.type === "said") {
-      said.prepend(el("p", { text: `${message.name}: ${message.phrase}` }));
-      while (said.children.length > 4) said.lastChild.remove();
-    } else if (message.type === "error" && code && message.code === "bad_token") {
-      localStorage.removeItem(tokenKey(code));
-      request({ type: "enter", room: code });
-    } else if (message.type === "error" && code && message.code === "no_room") {
-      panel.hidden = false;
-      panel.replaceChildren(el("h2", { text: "No such table" }),
-        el("p", { text: "Check the link, or " }, el("a", { href: "/", text: "play against the computer" })));
+// Once a second: the turn timer, and each away seat's countdown to a computer player.
+function tick() {
+  clearInterval(ticking);
+  const line = $("turn-timer");
+  const countdowns = [...panel.querySelectorAll(".takeover")];
+  if ((!room.deadline || !line) && !countdowns.length) return;
+  const update = () => {
+    if (room.deadline && line) {
+      const left = Math.max(0, Math.round(room.deadline - Date.now() / 1000));
+      line.hidden = false;
+      line.textContent = `${left} seconds left for this turn`;
     }
-  }
-
-  document.addEventListener("okgin:open", (event) => {
-    send = event.detail.send;
-    if (!code) return;
-    const token = localStorage.getItem(tokenKey(code));
-    request({ type: "enter", room: code, ...(token ? { token } : {}) });
-  });
-  document.addEventListener("okgin:message", (event) => receive(event.detail));
-  // At the end of a room's game the result offers what the room allows: Rematch (same room, same
-  // seats) for a player, and Leave table; never a new game against the computer.
-  document.addEventListener("okgin:hand-over", (event) => {
-    if (!code || !event.detail.final) return;
-    const result = document.getElementById("result");
-    const split = chipsSplit(event.detail.game);
-    if (split) document.getElementById("result-body").append(split);
-    const buttons = [];
-    if (room && room.tournament) {
-      buttons.push(el("a", { class: "button primary", href: tournamentLink(), text: "Back to the tournament" }));
-    } else if (you !== null) {
-      buttons.push(el("button", { type: "button", class: "primary", text: "Rematch", on: () => {
-        result.close(); request({ type: "rematch" }, "rematch");
-      } }), el("button", { type: "button", text: "Leave table", on: () => { result.close(); askLeave(); } }));
-    }
-    buttons.push(el("button", { type: "button", text: "Close", on: () => result.close() }));
-    document.getElementById("result-buttons").replaceChildren(...buttons);
-    buttons[0].focus();
-  });
-  document.addEventListener("okgin:new-game", askLeave);
-  document.addEventListener("okgin:close", () => { if (code) banner.hidden = false; });
-
-  // Marked now, not at DOMContentLoaded: game.js's socket may open before the parser is done
-  // (a later script still loading), and it must already know this page belongs to a room.
-  if (code) document.body.dataset.room = code;
-  const start = () => {
-    if (code) {
-      document.querySelector("header").after(banner);
-      // Beside the table on a wide screen; on a phone folded into the header's Menu (table.css).
-      (document.getElementById("side") || document.querySelector("main")).prepend(panel);
-      document.body.append(leaveDialog);
-      const header = document.getElementById("new-game");
-      if (header) header.textContent = "Leave table";
-    } else {
-      offerRooms();
+    for (const countdown of countdowns) {
+      const seat = Number(countdown.dataset.seat);
+      const wait = Math.max(0, Math.ceil(((readyAt.get(seat) || 0) - Date.now()) / 1000));
+      countdown.textContent = wait ? ` A computer player may take over in ${wait} s.`
+        : ` ${room.seats[seat].name} has been away long enough: a computer player may take over now.`;
+      countdown.closest(".seat").querySelector(".stand-in").disabled = wait > 0;
     }
   };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
-})();
+  update();
+  ticking = setInterval(update, 1000);
+}
+
+// -- leaving the table ------------------------------------------------------------------
+// In a room the header's New game (and the game-over screen) offer only what the room allows:
+// Rematch when the game is over, and Leave table, confirmed here.
+const leaveDialog = h("dialog", { id: "leave", "aria-labelledby": "leave-title" });
+let opener = null;
+// Closing it gives focus back to what opened it (never to <body>).
+leaveDialog.addEventListener("close", () => setTimeout(() => {
+  if (document.querySelector("dialog[open]") || (document.activeElement && document.activeElement !== document.body)) return;
+  const back = opener && opener.isConnected && !opener.closest("dialog") ? opener : $("new-game");
+  if (back) back.focus();
+}));
+function askLeave() {
+  if (!room || leaveDialog.open) return;
+  opener = document.activeElement;
+  const seated = you !== null;
+  const after = !seated ? "You stop watching this table."
+    : room.phase === "lobby" ? "Your seat is emptied for someone else to take."
+    : "A computer player takes your seat for the rest of the game, and the others are told.";
+  const buttons = h("div", { class: "dialog-buttons" });
+  if (seated && room.phase === "finished" && !room.tournament) {
+    buttons.append(h("button", { type: "button", class: "primary", text: "Rematch", on: () => {
+      leaveDialog.close(); request({ type: "rematch" }, "rematch");
+    } }));
+  }
+  buttons.append(h("button", { type: "button", text: "Stay at the table", on: () => leaveDialog.close() }),
+    ...withError("leave", h("button", { type: "button", id: "leave-confirm", text: "Leave table", on: leave })));
+  leaveDialog.replaceChildren(h("h2", { id: "leave-title", text: "Leave the table?" }),
+    h("p", { text: `${after} To play against the computer, leave the table first.` }), buttons);
+  document.querySelectorAll("dialog[open]").forEach((d) => d.close());
+  leaveDialog.showModal();
+}
+function leave() {
+  if (you === null) { location.assign("/"); return; }
+  request({ type: "leave" }, "leave");
+}
+function left() {
+  localStorage.removeItem(tokenKey(code));
+  location.assign("/");
+}
+// Who left since the last frame: a line at the table, read out (the seat row says it too).
+function tellLeavers(before, after) {
+  if (!before || before.code !== after.code) return;
+  after.seats.forEach((seat, index) => {
+    const was = before.seats[index];
+    if (index === after.you || was.kind !== "person") return;
+    const text = seat.left ? `${seat.name} left the table: a computer player plays the seat.`
+      : after.phase === "lobby" && seat.kind === "empty" ? `${was.name} left the table.` : null;
+    if (text) said.prepend(h("p", { class: "left-line", text }));
+  });
+}
+
+function receive(message) {
+  if (message.type === "room") {
+    banner.hidden = true;
+    tellLeavers(room, message);
+    room = message;
+    you = message.you;
+    readyAt = new Map(message.seats.map((s, i) => [i, Date.now() + 1000 * (s.takeover_in || 0)]));
+    if (code) draw();
+  } else if ((message.type === "ack" || message.type === "error") && pending.has(message.id)) {
+    const key = pending.get(message.id);
+    pending.delete(message.id);
+    if (message.type === "error") errors.set(key, sentence(message.message));
+    else if (key === "leave") left();
+    if (room && code) draw();
+    if (key === "leave" && message.type === "error" && leaveDialog.open) { leaveDialog.close(); askLeave(); }
+  } else if (message.type === "joined" && message.room && !message.solo) {
+    if (message.token) localStorage.setItem(tokenKey(message.room), message.token);
+    if (!code) location.assign(`/r/${message.room}`);
+  } else if (message.type === "said") {
+    said.prepend(h("p", { text: `${message.name}: ${message.phrase}` }));
+    while (said.children.length > 4) said.lastChild.remove();
+  } else if (message.type === "error" && code && message.code === "bad_token") {
+    localStorage.removeItem(tokenKey(code));
+    request({ type: "enter", room: code });
+  } else if (message.type === "error" && code && message.code === "no_room") {
+    panel.hidden = false;
+    panel.replaceChildren(h("h2", { text: "No such table" }),
+      h("p", { text: "Check the link, or " }, h("a", { href: "/", text: "play against the computer" })));
+  }
+}
+
+table.onOpen(() => {
+  if (!code) return;
+  const token = localStorage.getItem(tokenKey(code));
+  request({ type: "enter", room: code, ...(token ? { token } : {}) });
+});
+table.onMessage(receive);
+// At the end of a room's game the result offers what the room allows: Rematch (same room, same
+// seats) for a player, and Leave table; never a new game against the computer.
+function gameOverButtons() {
+  const result = $("result");
+  if (room && room.tournament) return [h("a", { class: "button primary", href: tournamentLink(), text: "Back to the tournament" })];
+  if (you === null) return [];
+  return [h("button", { type: "button", class: "primary", text: "Rematch", on: () => {
+    result.close(); request({ type: "rematch" }, "rematch");
+  } }), h("button", { type: "button", text: "Leave table", on: () => { result.close(); askLeave(); } })];
+}
+// A staked game's end also shows each seat's chips from the pool.
+table.onHandOver((state) => {
+  if (!code || !state.final) return;
+  const split = chipsSplit(state.game);
+  if (split) $("result-body").append(split);
+});
+table.onClose(() => { if (code) banner.hidden = false; });
+
+// The table knows before its socket opens that this page belongs to a room.
+if (code) table.inRoom(code, { newGame: askLeave, gameOverButtons });
+const start = () => {
+  if (code) {
+    document.querySelector("header").after(banner);
+    // Beside the table on a wide screen; on a phone folded into the header's Menu (table.css).
+    ($("side") || document.querySelector("main")).prepend(panel);
+    document.body.append(leaveDialog);
+    const header = $("new-game");
+    if (header) header.textContent = "Leave table";
+  } else {
+    offerRooms();
+  }
+};
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

@@ -2,10 +2,10 @@
 // your table, standings, rounds) fetched again every two seconds until the tournament is
 // finished. The server escapes every name; the fragment is parsed as a document and its nodes
 // moved in (never innerHTML).
-"use strict";
-(async function () {  // the form to make one: its House rules panel writes the hidden field "house"
-  const house = document.getElementById("house");
-  if (!house) return;
+import * as HouseRules from "./houserules.js";
+
+// The form to make one: its House rules panel writes the hidden field "house".
+async function rulesPanel(house) {
   const preset = document.getElementById("preset");
   const table = document.querySelector('.tournament-form [name="table"]');
   let rules = { preset: preset.value };
@@ -26,10 +26,10 @@
     outsideForm: true,
   });
   HouseRules.draw(catalogue, rules);
-})();
-(function () {
-  const live = document.getElementById("live");
-  if (!live) return;
+}
+
+// A tournament's page: its live part fetched again until the tournament is finished.
+function follow(live) {
   const code = live.dataset.code;
   let shownStatus = (document.getElementById("t-status") || {}).dataset?.status;
 
@@ -52,4 +52,9 @@
     if (shownStatus !== "finished") setTimeout(refresh, 2000);
   }
   if (shownStatus !== "finished") setTimeout(refresh, 2000);
-})();
+}
+
+const house = document.getElementById("house");
+if (house) rulesPanel(house);
+const live = document.getElementById("live");
+if (live) follow(live);
