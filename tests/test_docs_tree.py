@@ -31,7 +31,7 @@ def test_the_readme_layout_names_every_script_of_the_page() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     static = text[text.index("static/ is pages/static/"):]
     static = static[:static.index("```")]
-    named = set(re.findall(r"[\w/]+\.(?:js|mjs)", static))
+    named = set(re.findall(r"[\w/-]+\.(?:js|mjs)", static))
     scripts = {str(p.relative_to(STATIC)) for p in STATIC.rglob("*") if p.suffix in (".js", ".mjs")}
     assert scripts - named == set()
 
