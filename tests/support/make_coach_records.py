@@ -23,7 +23,7 @@ from okgin.record import dumps, match_to_record
 from okgin.rules import Rules
 from okgin.view import SeatView
 
-RECORDS = Path(__file__).parent / "records"
+RECORDS = Path(__file__).parents[1] / "records"
 Blunder = Callable[[SeatView], PlayerAction | None]
 
 

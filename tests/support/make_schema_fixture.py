@@ -35,7 +35,7 @@ from okgin.rules import preset
 from okgin.server import results
 from okgin.server.rooms import Room
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 NAME = "store-2026-12-01"
 
 

@@ -23,7 +23,7 @@ from okgin.server.rooms.room_store import RoomStore
 from okgin.server.store.migrate import HEAD, OldSchema, alembic_config, head, upgrade
 from okgin.server.store.storage import Store
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[2] / "fixtures"
 NAME = "store-2026-12-01"
 MANIFEST: dict[str, dict[str, Any]] = json.loads((FIXTURES / f"{NAME}.json").read_text())
 
