@@ -25,7 +25,7 @@ typecheck: $(STAMP)
 
 # Debian packages the tests need, installed when missing (one `apt-get update` first): Chromium
 # for the browser tests (Playwright drives it, no browser download), PostgreSQL and Redis for
-# the scale-out tests (tests/real_servers.py starts throwaway servers of both), npm for axe-core.
+# the scale-out tests (tests/support/real_servers.py starts throwaway servers of both), npm for axe-core.
 system:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \

@@ -1,5 +1,5 @@
 """The store's migrations: a SQLite file and a PostgreSQL database made by the main of 1 Dec 2026
-(tests/fixtures, made by tests/make_schema_fixture.py) are refused by the server until
+(tests/fixtures, made by tests/support/make_schema_fixture.py) are refused by the server until
 `okgin db upgrade`, then keep every game, room and statistics row, and every one is playable."""
 
 from __future__ import annotations

@@ -192,7 +192,7 @@ def test_malformed_frames_are_answered_then_the_connection_closed(server: Server
 def test_an_address_reconnecting_without_end_is_closed_unanswered(server: ServerProcess) -> None:
     """A flooder closed for flooding opens another connection, and another: an address may
     open 10 at once and then 5 a second; the next is read once (only a seat token would let it
-    in: tests/test_limits.py) and closed without an answer."""
+    in: tests/server/wire/test_limits.py) and closed without an answer."""
 
     async def refused_after() -> tuple[int, websockets.ConnectionClosed]:
         """Open connections one after another until one is closed unanswered: how many were let
