@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck unit system bench screenshots clean
+.PHONY: play test test-fast lint typecheck unit system bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ typecheck: $(STAMP)
 
 # Debian packages the tests need, installed when missing (one `apt-get update` first): Chromium
 # for the browser tests (Playwright drives it, no browser download), PostgreSQL and Redis for
-# the scale-out tests (tests/real_servers.py starts throwaway servers of both), npm for axe-core.
+# the scale-out tests (tests/support/real_servers.py starts throwaway servers of both), npm for axe-core.
 system:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
@@ -46,6 +46,11 @@ unit: $(STAMP) system node_modules/axe-core/axe.min.js
 	$(BIN)/pytest -q -n 2 --dist loadfile
 
 test: lint typecheck unit
+
+# The quick loop while working: every test but those of whole processes and real servers
+# (tests/system/, marker `system`) and of Chromium (tests/browser/, marker `browser`).
+test-fast: $(STAMP)
+	$(BIN)/pytest -q -n 2 --dist loadfile -m "not system and not browser"
 
 # Benchmarks (not tests): the meld solver and the simple bot beside their OpenSpiel/RLCard
 # peers, the computer players' decision times, hands per match under each preset, okgin.env

@@ -9,7 +9,7 @@ With ``--nginx`` the two processes are behind Debian's nginx running deploy/okgi
 room's seats reach it through the room's own URL (``/ws?room=CODE``), so one process serves
 the room, as in production.
 
-Starts a throwaway PostgreSQL (tests/real_servers.py) and, for each build measured (this tree,
+Starts a throwaway PostgreSQL (tests/support/real_servers.py) and, for each build measured (this tree,
 and with ``--before REV`` the okgin package of that git revision, put first on the server's
 PYTHONPATH), one `okgin serve --db postgresql+psycopg://…` on a fresh database (with
 ``--processes 2``, two sharing it and a throwaway Redis, each room's host on the first and its
@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
 from real_servers import Nginx, Postgres, Redis, free_port
 from scripted_client import Client, choose

@@ -4,7 +4,7 @@ rated games (a benchmark, not a test).
     nice -n 10 .venv/bin/python bench/bench_leaderboard.py
     nice -n 10 .venv/bin/python bench/bench_leaderboard.py --players 100000 --games 1000000 --fetches 300
 
-Starts a throwaway PostgreSQL (tests/real_servers.py), makes the store at the schema's head,
+Starts a throwaway PostgreSQL (tests/support/real_servers.py), makes the store at the schema's head,
 and fills it inside the server (``INSERT … SELECT`` over ``generate_series``, the fastest bulk
 load there is: no row crosses the wire): the players, 1,000,000 rated games (70% two-player,
 two seats; 30% multi-player, three or four), a seat row and a rating-history row for each

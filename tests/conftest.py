@@ -24,6 +24,19 @@ for call in (httpx.get, httpx.post, httpx.put, httpx.delete, httpx.request,
     call.__kwdefaults__["timeout"] = PATIENT
 
 
+# Each folder's tests carry its folder's marker, so `pytest -m "not system and not browser"`
+# (make test-fast) leaves out the ones that start whole processes, real servers or Chromium.
+FOLDER_MARKERS = {"system": pytest.mark.system, "browser": pytest.mark.browser}
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        folder = item.path.resolve().relative_to(TESTS).parts[0]
+        if folder in FOLDER_MARKERS:
+            item.add_marker(FOLDER_MARKERS[folder])
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     """A new SQLite store's path (the HTTP tests that call the app in process)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent.parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "support"))
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from server_process import ServerProcess

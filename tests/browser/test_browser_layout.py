@@ -134,10 +134,19 @@ def open_the_coach(page: Page) -> None:
 
 
 def create_room(page: Page, seats: int, rules: dict[str, Any]) -> None:
-    """From the solo page: a table for ``seats`` with these rules, computer players in the empty seats."""
-    page.evaluate("rules => localStorage.setItem('okgin.rules', JSON.stringify(rules))", rules)
+    """From the solo page: a table for ``seats`` with these rules, computer players in the empty seats.
+
+    The solo game behind the form is a seeded one at this page's move: nothing plays until the
+    page does, so no hand there can end and open its result dialog over "Play with friends" (a
+    game left to run, or the one the page opened with, could, and then took the click).
+    """
+    page.evaluate("rules => { localStorage.setItem('okgin.rules', JSON.stringify(rules)); "
+                  "localStorage.removeItem('okgin.game'); }", rules)
     page.goto(page.url.split("/r/")[0] if "/r/" in page.url else page.url)
     page.wait_for_selector("#hand .card")
+    seeded_game(page, SEED, **rules)
+    assert wait_my_move(page) == "you"
+    expect(page.locator("#result")).not_to_be_visible()
     page.click("#play-friends")
     page.fill("#friends-name", "Ann")
     page.select_option("#friends-seats", str(seats))

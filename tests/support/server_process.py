@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import socket
@@ -16,6 +17,23 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+HUNG = 300
+"""Seconds a started process may stay alive without answering before the start is called hung."""
+
+
+def _answers(port: int) -> bool:
+    """Whether an HTTP server on ``port`` answers GET /healthz (whatever the status)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", "/healthz", headers={"Host": "127.0.0.1"})
+        connection.getresponse().read()
+        return True
+    except OSError:
+        return False
+    finally:
+        connection.close()
 
 
 class ServerProcess:
@@ -49,16 +67,25 @@ class ServerProcess:
                    *self.extra]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("server did not start")
+        self.wait_until_answering()
+        return self
+
+    def wait_until_answering(self) -> None:
+        """Wait until /healthz answers (any status: the server is up and reading requests).
+
+        No fixed deadline decides that a slow start on a loaded machine failed: the wait ends
+        as soon as the server answers, or at once with its standard error when the process
+        exits. Only a process that stays alive and silent for ``HUNG`` seconds is given up on.
+        """
+        assert self.process is not None
+        started = time.monotonic()
+        while self.process.poll() is None:
+            if _answers(self.port):
+                return
+            if time.monotonic() - started > HUNG:
+                raise RuntimeError(f"server alive but not answering /healthz after {HUNG} s: {self.log()}")
+            time.sleep(0.05)
+        raise RuntimeError(f"server exited ({self.process.returncode}): {self.log()}")
 
     def log(self) -> str:
         """What the server has written to standard error so far."""

@@ -30,7 +30,7 @@ from okgin.server.players.identity import Players
 from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 40}
-RECORDS = Path(__file__).parent / "records"
+RECORDS = Path(__file__).parents[2] / "records"
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The store's migrations: a SQLite file and a PostgreSQL database made by the main of 1 Dec 2026
-(tests/fixtures, made by tests/make_schema_fixture.py) are refused by the server until
+(tests/fixtures, made by tests/support/make_schema_fixture.py) are refused by the server until
 `okgin db upgrade`, then keep every game, room and statistics row, and every one is playable."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from okgin.server.rooms.room_store import RoomStore
 from okgin.server.store.migrate import HEAD, OldSchema, alembic_config, head, upgrade
 from okgin.server.store.storage import Store
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[2] / "fixtures"
 NAME = "store-2026-12-01"
 MANIFEST: dict[str, dict[str, Any]] = json.loads((FIXTURES / f"{NAME}.json").read_text())
 

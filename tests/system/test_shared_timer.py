@@ -31,9 +31,12 @@ def test_both_processes_wait_for_the_same_deadline(pair: tuple[ServerProcess, ..
         while host.room is None or host.token is None:
             await host.receive()
         guest = await Client.connect(two.ws_url)
-        await guest.request({"type": "enter", "room": host.room})
-        assert (await guest.request({"type": "sit", "seat": 1, "name": "Ben"}))["type"] == "ack"
-        assert (await host.request({"type": "start", "seed": 2}))["type"] == "ack"
+        entered = await guest.request({"type": "enter", "room": host.room})
+        assert entered["type"] == "ack", entered
+        sat = await guest.request({"type": "sit", "seat": 1, "name": "Ben"})
+        assert sat["type"] == "ack", sat
+        started = await host.request({"type": "start", "seed": 2})
+        assert started["type"] == "ack", started
 
         on_one, on_two = await deadline(host), await deadline(guest)
         assert host.state is not None

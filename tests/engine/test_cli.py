@@ -224,7 +224,7 @@ def test_output_into_a_closed_pipe_ends_quietly(argv):
     """`okgin ... | head -1`: the reader has gone before the output is written. Like any Unix
     tool, okgin ends at once with the status of a write to a closed pipe (141), no traceback."""
     done = subprocess.Popen([*OKGIN, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            cwd=Path(__file__).resolve().parents[1])
+                            cwd=Path(__file__).resolve().parents[2])
     assert done.stdout is not None and done.stderr is not None
     done.stdout.close()  # the reader is gone before a byte is written
     err = done.stderr.read().decode()

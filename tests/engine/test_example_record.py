@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-EXAMPLE = Path(__file__).parent / "records" / "example.json"
+EXAMPLE = Path(__file__).parents[1] / "records" / "example.json"
 
 
 def test_example_record_replays_as_documented() -> None:

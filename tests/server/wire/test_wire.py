@@ -18,7 +18,7 @@ from server_process import ServerProcess
 from okgin.server.wire import messages, sockets
 from okgin.server.wire.codes import Code
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "server" / "protocol.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "server" / "protocol.md"
 
 
 def test_the_message_table_has_one_handler_for_each_type_of_the_protocol() -> None:

@@ -32,7 +32,7 @@ WORKED = [
     (400, 3, [90, 5, 55, 4], (0, 32, 0, 368), (0, 100, 0, 300)),
 ]
 """docs/rules.md's worked examples: (pool, winner, penalty points, scaled, proportional);
-tests/test_stakes.py plays them at a staked table too."""
+tests/server/rooms/test_stakes.py plays them at a staked table too."""
 
 
 @pytest.mark.parametrize(("pool", "winner", "penalties", "scaled", "proportional"), WORKED)

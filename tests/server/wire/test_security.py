@@ -192,7 +192,7 @@ def test_malformed_frames_are_answered_then_the_connection_closed(server: Server
 def test_an_address_reconnecting_without_end_is_closed_unanswered(server: ServerProcess) -> None:
     """A flooder closed for flooding opens another connection, and another: an address may
     open 10 at once and then 5 a second; the next is read once (only a seat token would let it
-    in: tests/test_limits.py) and closed without an answer."""
+    in: tests/server/wire/test_limits.py) and closed without an answer."""
 
     async def refused_after() -> tuple[int, websockets.ConnectionClosed]:
         """Open connections one after another until one is closed unanswered: how many were let
@@ -232,10 +232,11 @@ def test_coach_questions_are_limited_apart_from_other_messages(server: ServerPro
     """Each hint costs engine time: a page may ask 2 a second (burst 10), a flood of them is
     refused without being worked out, and a move still goes through meanwhile."""
 
-    async def go() -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+    async def go() -> tuple[list[str], float, dict[str, Any], dict[str, Any]]:
         client = await Client.connect(server.ws_url)
         await client.open_game({"type": "new", "opponents": ["easy"]})
         state = await client.wait_my_move()
+        sent = time.monotonic()
         for _ in range(30):
             await client.socket.send(json.dumps({"type": "hint"}))
         answers = []
@@ -243,18 +244,23 @@ def test_coach_questions_are_limited_apart_from_other_messages(server: ServerPro
             message = await client.receive()
             if message["type"] in ("hint", "error"):
                 answers.append(message["type"] if message["type"] == "hint" else message["message"])
+        elapsed = time.monotonic() - sent
         move = await client.request({"type": "act", "action": state["view"]["legal"][0]})
-        await asyncio.sleep(0.6)
+        await asyncio.sleep(0.6)  # what one token takes to come back at 2 a second
         later = await client.request({"type": "hint"})
         await client.close()
-        return answers, move, later
+        return answers, elapsed, move, later
 
-    answers, move, later = run(go())
+    answers, elapsed, move, later = run(go())
     refusal = "too many coach questions: at most 2 a second"
-    assert answers[:10] == ["hint"] * 10 and answers[10] == refusal
-    # After the burst, only what the rate refills while the 30 are read (2 a second: on a slow
-    # machine one or two) is answered; the rest is refused without being worked out.
-    assert set(answers[10:]) <= {"hint", refusal} and answers[10:].count(refusal) >= 17
+    assert answers[:10] == ["hint"] * 10 and set(answers) <= {"hint", refusal}
+    # The server read the 30 within the `elapsed` seconds this test measured, between the first
+    # send and the last answer: the bucket (full at 10) can have refilled at most 2 a second of
+    # that, so no more hints than that were answered, however slow the machine; the rest were
+    # refused without being worked out.
+    answered = answers.count("hint")
+    assert answered <= 10 + 2.0 * elapsed, (answered, elapsed)
+    assert answers.count(refusal) >= 1, elapsed
     assert move["type"] == "ack" and later["type"] == "hint"
 
 

@@ -331,7 +331,7 @@ def test_the_pages_read_the_computer_levels_from_the_server() -> None:
     assert opponents_field(Message("new", None, {"opponents": list(LEVELS)})) == list(LEVELS)
     with pytest.raises(ProtocolError, match=", ".join(LEVELS)):
         opponents_field(Message("new", None, {"opponents": ["simple"]}))
-    static = Path(__file__).resolve().parent.parent / "okgin/server/pages/static"
+    static = Path(__file__).resolve().parents[3] / "okgin/server/pages/static"
     for script in ("room.js", "settings.js"):
         assert '"easy", "normal"' not in (static / script).read_text(encoding="utf-8"), script
 

@@ -247,7 +247,7 @@ def test_importing_okgin_imports_no_rl_library() -> None:
 def test_the_training_example_learns_from_the_env(tmp_path: Path) -> None:
     # A few dozen hands of examples/train_policy_gradient.py: the policy starts uniform, so
     # its first hands lose heavily to `simple`; it must move its weights and draw its chart.
-    script = Path(__file__).resolve().parent.parent / "examples" / "train_policy_gradient.py"
+    script = Path(__file__).resolve().parents[2] / "examples" / "train_policy_gradient.py"
     spec = importlib.util.spec_from_file_location("train_pg", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -21,7 +21,7 @@ from okgin.view import seat_view
 NAMES = ("You", "Ruby")
 MINE = "8H 9H 4C 4D 4S 2S 3S AS KC QD"
 OTHER = THEIRS.replace("AS", "KS")
-RECORDS = Path(__file__).parent / "records"
+RECORDS = Path(__file__).parents[1] / "records"
 
 
 def advise(hand: Hand, seat: int = 0) -> Analysis:

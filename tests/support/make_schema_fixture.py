@@ -14,7 +14,7 @@ games and rooms, one in every phase:
 - ``room_hand_over``: a room of two people, its first hand over, the next not dealt;
 - ``room_game_over``: a room of two people whose game is over.
 
-    .venv/bin/python tests/make_schema_fixture.py
+    .venv/bin/python tests/support/make_schema_fixture.py
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from okgin.rules import preset
 from okgin.server import results
 from okgin.server.rooms import Room
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 NAME = "store-2026-12-01"
 
 

@@ -1,4 +1,4 @@
-"""Makes the records tests/test_review.py and tests/test_advice.py read (run it to remake them).
+"""Makes the records tests/engine/test_review.py and tests/engine/test_advice.py read (run it to remake them).
 
 Both seats play `normal` on seeded deals; at one chosen decision seat 0's move is
 replaced by a blunder (or play stops at a position the tests look at), and the record is saved.
@@ -23,7 +23,7 @@ from okgin.record import dumps, match_to_record
 from okgin.rules import Rules
 from okgin.view import SeatView
 
-RECORDS = Path(__file__).parent / "records"
+RECORDS = Path(__file__).parents[1] / "records"
 Blunder = Callable[[SeatView], PlayerAction | None]
 
 

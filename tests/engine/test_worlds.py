@@ -15,7 +15,7 @@ from okgin.hand import Hand
 from okgin.record import replay_text
 from okgin.view import SeatView, seat_view
 
-RECORDS = Path(__file__).parent / "records"
+RECORDS = Path(__file__).parents[1] / "records"
 
 
 def offer(mine: str, upcard: str) -> Worlds:

@@ -170,7 +170,7 @@ class Nginx:
     """Debian's nginx on a free loopback port, running the shipped deploy/okgin.conf in front of
     the given okgin ports (the config's own upstream ports and listen port are replaced)."""
 
-    CONFIG = Path(__file__).resolve().parent.parent / "deploy" / "okgin.conf"
+    CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "okgin.conf"
 
     def __init__(self, upstream_ports: list[int], address_limits: bool = True) -> None:
         found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)

@@ -1,7 +1,7 @@
 """A computer player whose move the store refuses for a moment (SQLite busy: another writer
 holds the lock past the wait) tries again: the game does not stop at the computer's turn.
 
-Found by the test of fifty people behind one address (tests/test_limits.py), which waited
+Found by the test of fifty people behind one address (tests/server/wire/test_limits.py), which waited
 three minutes for a computer's move on a loaded machine: the computer player gave up at its
 first "the store is busy" and nothing woke it again."""
 

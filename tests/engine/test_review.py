@@ -21,7 +21,7 @@ from okgin.record import loads, replay_text
 from okgin.rules import Rules, preset
 from okgin.runner import play_hand
 
-RECORDS = Path(__file__).parent / "records"
+RECORDS = Path(__file__).parents[1] / "records"
 
 
 def replayed(name: str) -> Match:
