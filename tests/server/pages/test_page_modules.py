@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 
 from okgin.server.pages.site import STATIC
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 BASE = "http://127.0.0.1"
 PAGES = ("/", "/r/abcd", "/replay", "/profile", "/t")
