@@ -222,6 +222,25 @@ def test_failed_passkey_sign_ins_count_in_the_address_limit(app: Starlette) -> N
     assert _signed_in(_guest(app, address="10.0.0.7"), key).status_code == 200
 
 
+def test_a_right_or_malformed_passkey_answer_is_no_failure_of_its_address(app: Starlette) -> None:
+    """Each passkey sign-in's try is taken before anything is read; a right answer, a malformed
+    one and one with no challenge waiting give it back, so after four refused passkeys and
+    those three the address still has its fifth failure to come."""
+    ann = _account(app)
+    key = SoftPasskey()
+    _added(ann, key)
+    someone = _guest(app, address="10.0.0.8")
+    unknown = SoftPasskey()
+    assert [_signed_in(someone, unknown).status_code for _ in range(ADDRESS_FREE - 1)] == [403] * 4
+    assert _signed_in(someone, key).status_code == 200
+    assert _call(someone, "/account/passkeys/sign-in", {"credential": {"id": 7}}).status_code == 400
+    unanswered = _call(someone, "/account/passkeys/sign-in", {"credential": key.asserted({"challenge": "x"},
+                                                                                          HOST, "localhost")})
+    assert unanswered.status_code == 400 and "no passkey request" in unanswered.json()["error"]
+    assert _signed_in(someone, unknown).status_code == 403
+    assert _signed_in(someone, key).status_code == 429
+
+
 class Served:
     """A browser of a real `okgin serve` reached by the name ``localhost`` (passkeys need a
     name), its requests sent to the loopback address the server listens on; a new guest, or the
