@@ -1,9 +1,10 @@
 """Accounts: a guest keeps their player on other devices with a username and a password.
 
 Making an account, signing in, changing the password, signing out (this device or the others)
-and deleting the account with all its personal data. Sign-in is limited per address (refused
-for a growing time after repeated failures; each try counted in one statement before its
-password is checked, so sign-ins sent together cannot pass the limit) and slowed per account
+and deleting the account with all its personal data. Sign-in, by password or by passkey, is
+limited per address (refused for a growing time after repeated failures; each try counted in
+one statement before its password or passkey is checked, ``Accounts.attempt``, so sign-ins sent
+together cannot pass the limit) and slowed per account
 (a growing delay before each answer, which the rightful owner also waits out, but is never
 locked out by). Every refusal about a username says the same, whether it exists or not.
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import ColumnElement, case, delete, insert, select, update
@@ -75,6 +78,23 @@ class Device:
     current: bool
 
 
+class Attempt:
+    """One sign-in's try of its address, taken by ``Accounts.attempt`` before the password or
+    passkey is checked. ``failed`` keeps it counted; otherwise it is given back."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.kept = False
+
+    def failed(self, username: str | None) -> None:
+        """The password or passkey was checked and refused: the try stays a failure of the
+        address, and one more is counted against the account ``username`` when one is known."""
+        self.kept = True
+        if username is not None:
+            with storage_errors("could not sign in"), self.engine.begin() as db:
+                _counted(db, _key("account", username), time.time(), lockout=False, unless_waiting=False)
+
+
 def clean_username(text: object) -> str:
     """A username: 3 to 30 letters, digits, '.', '-' or '_', folded to lower case."""
     if not isinstance(text, str):
@@ -125,34 +145,38 @@ class Accounts:
         with storage_errors("could not sign in"), self.engine.connect() as db:
             return _slowdown(db, _key("account", _folded(username)))
 
+    @contextmanager
+    def attempt(self, address: str) -> Iterator[Attempt]:
+        """A sign-in's try from ``address``, taken before its password or passkey is checked:
+        counted as a failure at once, in one statement, or TooMany while the address must wait.
+        However many sign-ins arrive together, on one process or several, no more are checked
+        than the limit lets through. The try stays counted if the sign-in calls
+        ``Attempt.failed``; a right answer, or a request refused before any check, gives it back."""
+        key = _key("address", address)
+        self._take_try(key, time.time())
+        attempt = Attempt(self.engine)
+        try:
+            yield attempt
+        finally:
+            if not attempt.kept:
+                self._give_back(key, time.time())
+
     def sign_in(self, session: Session | None, username: object, password: str, address: str,
                 agent: str) -> tuple[Session, str]:
         """A new session for the account, replacing ``session``, and its cookie id.
-        Raises TooMany for an address over its limit, AccountError(WRONG) for anything wrong.
-
-        The address's try is taken before the password is checked (``_take_try``: counted as a
-        failure at once, in one statement), so however many sign-ins arrive together, no more
-        are checked than the limit lets through; a right password gives its try back."""
-        address_key = _key("address", address)
-        self._take_try(address_key, time.time())
-        name = _folded(username)
-        with storage_errors("could not sign in"), self.engine.connect() as db:
-            row = db.execute(select(accounts.c.player, accounts.c.hash)
-                             .where(accounts.c.username == name)).first()
-        if not passwords.verify(row.hash if row else None, password[:passwords.MAX_LENGTH]) or row is None:
-            self._count(_key("account", name), time.time(), lockout=False)
-            raise AccountError(WRONG, 403)
-        self._give_back(address_key, time.time())
-        self.succeeded(name)
-        return self.players.new_session(row.player, agent, replacing=session)
-
-    def failed(self, address: str, username: str | None) -> None:
-        """Count a failed sign-in (by passkey) from ``address`` and, when one is named, against
-        the account ``username``."""
-        now = time.time()
-        self._count(_key("address", address), now, lockout=True)
-        if username is not None:
-            self._count(_key("account", username), now, lockout=False)
+        Raises TooMany for an address over its limit (its try taken first: ``attempt``),
+        AccountError(WRONG) for anything wrong."""
+        with self.attempt(address) as attempt:
+            name = _folded(username)
+            with storage_errors("could not sign in"), self.engine.connect() as db:
+                row = db.execute(select(accounts.c.player, accounts.c.hash)
+                                 .where(accounts.c.username == name)).first()
+            given = password[:passwords.MAX_LENGTH]
+            if not passwords.verify(row.hash if row else None, given) or row is None:
+                attempt.failed(name)
+                raise AccountError(WRONG, 403)
+            self.succeeded(name)
+            return self.players.new_session(row.player, agent, replacing=session)
 
     def succeeded(self, username: str) -> None:
         """A sign-in to ``username`` succeeded: its slowdown ends."""
@@ -227,10 +251,6 @@ class Accounts:
             db.execute(update(sign_in_limits).where(limit.key == key, limit.failures > 0)
                        .values(failures=limit.failures - 1,
                                until=case((limit.until > now, 0.0), else_=limit.until)))
-
-    def _count(self, key: str, now: float, lockout: bool) -> None:
-        with storage_errors("could not sign in"), self.engine.begin() as db:
-            _counted(db, key, now, lockout, unless_waiting=False)
 
     def _clear(self, key: str) -> None:
         with storage_errors("could not sign in"), self.engine.begin() as db:

@@ -5,8 +5,9 @@ A signed-in account adds one (registration) and may remove it; anyone may sign i
 browser's session, used once (taken before it is checked, so a replayed answer finds none)
 and expires. The relying party is the host name the request reached us by (one of the
 server's allowed hosts) and the expected origin is the page's own, compared in full. A
-failed passkey sign-in counts in the same limits as a wrong password; a sign count that does
-not grow (when the authenticator keeps one) is refused as a cloned key.
+passkey sign-in takes its address's try before the answer is verified, as a password's does
+(``Accounts.attempt``), and a failed one counts in the same limits as a wrong password; a sign
+count that does not grow (when the authenticator keeps one) is refused as a cloned key.
 """
 
 from __future__ import annotations
@@ -149,35 +150,37 @@ class Passkeys:
     def sign_in(self, session: Session, party: Party, credential: object, address: str,
                 agent: str) -> tuple[Session, str]:
         """A new session (and cookie id) for the passkey's account, replacing ``session``.
-        Raises TooMany for an address over its limit, AccountError for anything refused."""
-        self.accounts.check_address(address)
-        answer = _object(credential)
-        _credential_id(answer)
-        challenge = self._take(session, "sign-in", party)
-        with storage_errors("could not sign in"), self.engine.connect() as db:
-            row = db.execute(select(passkeys.c.player, passkeys.c.public_key, passkeys.c.sign_count,
-                                    accounts.c.username)
-                             .join(accounts, accounts.c.player == passkeys.c.player)
-                             .where(passkeys.c.id == _credential_id(answer))).first()
-        if row is None:
-            self.accounts.failed(address, None)
-            raise AccountError("that passkey is not on any account here (it may have been removed)", 403)
-        try:
-            verified = verify_authentication_response(
-                credential=answer, expected_challenge=challenge, expected_rp_id=party.rp_id,
-                expected_origin=list(party.origins), credential_public_key=_bytes(row.public_key),
-                credential_current_sign_count=int(row.sign_count))
-            handle = answer["response"].get("userHandle")
-            if handle is not None and _bytes(handle) != user_handle(row.player):
-                raise ValueError("the passkey names another account")
-        except (WebAuthnException, ValueError, TypeError, KeyError, IndexError):
-            self.accounts.failed(address, row.username)
-            raise AccountError(REFUSED, 403) from None
-        if not self._used(_credential_id(answer), int(row.sign_count), verified.new_sign_count):
-            self.accounts.failed(address, row.username)
-            raise AccountError(REFUSED, 403)
-        self.accounts.succeeded(row.username)
-        return self.players.new_session(row.player, agent, replacing=session)
+        Raises TooMany for an address over its limit (its try taken before anything is read:
+        ``Accounts.attempt``), AccountError for anything refused; a malformed answer or one with
+        no challenge waiting (400) gives its try back, as a right one does."""
+        with self.accounts.attempt(address) as attempt:
+            answer = _object(credential)
+            identity = _credential_id(answer)
+            challenge = self._take(session, "sign-in", party)
+            with storage_errors("could not sign in"), self.engine.connect() as db:
+                row = db.execute(select(passkeys.c.player, passkeys.c.public_key, passkeys.c.sign_count,
+                                        accounts.c.username)
+                                 .join(accounts, accounts.c.player == passkeys.c.player)
+                                 .where(passkeys.c.id == identity)).first()
+            if row is None:
+                attempt.failed(None)
+                raise AccountError("that passkey is not on any account here (it may have been removed)", 403)
+            try:
+                verified = verify_authentication_response(
+                    credential=answer, expected_challenge=challenge, expected_rp_id=party.rp_id,
+                    expected_origin=list(party.origins), credential_public_key=_bytes(row.public_key),
+                    credential_current_sign_count=int(row.sign_count))
+                handle = answer["response"].get("userHandle")
+                if handle is not None and _bytes(handle) != user_handle(row.player):
+                    raise ValueError("the passkey names another account")
+            except (WebAuthnException, ValueError, TypeError, KeyError, IndexError):
+                attempt.failed(row.username)
+                raise AccountError(REFUSED, 403) from None
+            if not self._used(identity, int(row.sign_count), verified.new_sign_count):
+                attempt.failed(row.username)
+                raise AccountError(REFUSED, 403)
+            self.accounts.succeeded(row.username)
+            return self.players.new_session(row.player, agent, replacing=session)
 
     # -- the profile's list --------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ party or origin, a removed passkey, a sign count going backwards, malformed or h
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
@@ -13,19 +14,20 @@ from typing import Any
 
 import httpx
 import pytest
+from real_servers import Postgres
+from scripted_client import new_guest, run
+from server_process import ServerProcess
 from soft_passkey import SoftPasskey
 from starlette.applications import Starlette
-from test_accounts import PASSWORD, Browser, _game_of, _player
+from test_accounts import PASSWORD, Browser, _csrf_of, _failures, _game_of, _player
 
 from okgin.server import create_app
-from okgin.server.players.accounts import Accounts
+from okgin.server.players.accounts import ADDRESS_FREE, Accounts
 from okgin.server.players.identity import Players
 from okgin.server.players.passkeys import Passkeys
 from okgin.server.store.storage import Store
 
 HOST = "http://localhost"
-
-
 
 def _call(browser: Browser, path: str, body: object, **kwargs: Any) -> httpx.Response:
     """A JSON POST as the profile page's script sends it (its CSRF token in the header)."""
@@ -218,6 +220,98 @@ def test_failed_passkey_sign_ins_count_in_the_address_limit(app: Starlette) -> N
     limited = _signed_in(attacker, key)
     assert limited.status_code == 429 and "too many failed sign-ins" in limited.json()["error"]
     assert _signed_in(_guest(app, address="10.0.0.7"), key).status_code == 200
+
+
+def test_a_right_or_malformed_passkey_answer_is_no_failure_of_its_address(app: Starlette) -> None:
+    """Each passkey sign-in's try is taken before anything is read; a right answer, a malformed
+    one and one with no challenge waiting give it back, so after four refused passkeys and
+    those three the address still has its fifth failure to come."""
+    ann = _account(app)
+    key = SoftPasskey()
+    _added(ann, key)
+    someone = _guest(app, address="10.0.0.8")
+    unknown = SoftPasskey()
+    assert [_signed_in(someone, unknown).status_code for _ in range(ADDRESS_FREE - 1)] == [403] * 4
+    assert _signed_in(someone, key).status_code == 200
+    assert _call(someone, "/account/passkeys/sign-in", {"credential": {"id": 7}}).status_code == 400
+    unanswered = _call(someone, "/account/passkeys/sign-in", {"credential": key.asserted({"challenge": "x"},
+                                                                                          HOST, "localhost")})
+    assert unanswered.status_code == 400 and "no passkey request" in unanswered.json()["error"]
+    assert _signed_in(someone, unknown).status_code == 403
+    assert _signed_in(someone, key).status_code == 429
+
+
+class Served:
+    """A browser of a real `okgin serve` reached by the name ``localhost`` (passkeys need a
+    name), its requests sent to the loopback address the server listens on; a new guest, or the
+    session of ``cookie``."""
+
+    def __init__(self, server: ServerProcess, cookie: str | None = None) -> None:
+        self.url = server.url
+        self.cookie = cookie or new_guest(server.url)
+        self.origin = f"http://localhost:{server.port}"
+        self.headers = {"host": f"localhost:{server.port}", "origin": self.origin,
+                        "cookie": f"okgin_session={self.cookie}",
+                        "x-csrf-token": _csrf_of(server.url, self.cookie)}
+
+    def call(self, path: str, body: object) -> httpx.Response:
+        return httpx.post(self.url + path, headers=self.headers, json=body)
+
+
+def _added_to_a_new_account(server: ServerProcess, key: SoftPasskey) -> None:
+    guest = Served(server)
+    made = httpx.post(guest.url + "/account/create", headers=guest.headers,
+                      data={"csrf": guest.headers["x-csrf-token"], "username": "ann", "password": PASSWORD})
+    assert made.status_code == 303
+    ann = Served(server, made.cookies["okgin_session"])
+    options = ann.call("/account/passkeys/register/options", {}).json()
+    assert ann.call("/account/passkeys/register", {"credential": key.created(options, ann.origin)}).is_success
+
+
+def _forged_answers_at_once(guests: list[Served], forger: SoftPasskey) -> list[int]:
+    """A passkey sign-in by each guest, all sent together, each answering its own challenge
+    with the ``forger``'s signature: their statuses."""
+    bodies = [{"credential": forger.asserted(guest.call("/account/passkeys/sign-in/options", {}).json(),
+                                             guest.origin)} for guest in guests]
+
+    async def all_at_once() -> list[int]:
+        async with httpx.AsyncClient() as web:
+            async def one(guest: Served, body: dict[str, Any]) -> int:
+                answer = await web.post(guest.url + "/account/passkeys/sign-in", headers=guest.headers,
+                                        json=body)
+                return answer.status_code
+            return list(await asyncio.gather(*(one(g, b) for g, b in zip(guests, bodies, strict=True))))
+    return run(all_at_once())
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgresql", "postgresql, two processes"])
+def test_failing_passkeys_sent_at_once_are_verified_no_more_than_the_limit_and_counted_exactly(
+    tmp_path: Path, request: pytest.FixtureRequest, where: str,
+) -> None:
+    """The address's limit is taken before any passkey's answer is verified, as a password's
+    is: of 24 forged answers (ann's passkey's id, another key's signature) sent at once from one
+    address, to one process or shared between two on one PostgreSQL, the first ADDRESS_FREE
+    are verified (and refused, 403), the others refused unverified (429), and the store counts
+    exactly the ones verified, against the address and against the account."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    if where != "sqlite":
+        postgres: Postgres = request.getfixturevalue("postgres")
+        url = postgres.fresh_database()
+    servers = [ServerProcess(tmp_path / f"{n}.db", extra=("--db", url)).start()
+               for n in range(2 if "two" in where else 1)]
+    try:
+        key = SoftPasskey()
+        _added_to_a_new_account(servers[0], key)
+        forger = SoftPasskey()
+        forger.id, forger.user_handle = key.id, key.user_handle
+        guests = [Served(servers[n % len(servers)]) for n in range(24)]
+        statuses = _forged_answers_at_once(guests, forger)
+    finally:
+        for server in servers:
+            server.stop()
+    verified = [status for status in statuses if status != 429]
+    assert verified == [403] * ADDRESS_FREE, (statuses, _failures(url))
+    assert _failures(url) == {"address:127.0.0.1": ADDRESS_FREE, "account:ann": ADDRESS_FREE}
 
 
 @pytest.mark.parametrize(("body", "status", "why"), [
