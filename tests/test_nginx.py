@@ -2,7 +2,8 @@
 a room's players all land on one process (hashing on the room code in the /ws URL); that
 process is SIGKILLed; two players come back through nginx to the other, which marks the third
 away within 15 s (presence through Redis); the host hands that seat to a computer player and
-the game is finished."""
+the game is finished. /metrics through nginx is Prometheus text naming the process that
+answered."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 from real_servers import Nginx, Postgres, Redis
 from scripted_client import Client, run, take_seat
 from server_process import ServerProcess
@@ -129,3 +131,33 @@ def test_a_room_behind_nginx_outlives_the_process_that_held_it(behind_nginx: tup
     final, room = run(go())
     assert final["final"] is not None, "the game did not finish on the surviving process"
     assert room["seats"][2]["stand_in"] == "easy" and room["seats"][2]["away"], room["seats"][2]
+
+
+def process_of(text: str) -> str:
+    """The process a /metrics answer names (``okgin_process_info{process=...}``)."""
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "okgin_process_info":
+                return str(sample.labels["process"])
+    raise AssertionError(f"no okgin_process_info in {text[:300]}")
+
+
+def test_metrics_through_nginx_are_prometheus_text_naming_the_process(
+    behind_nginx: tuple[Any, ...],
+) -> None:
+    one, two, front = behind_nginx
+    pids = {str(one.process.pid), str(two.process.pid)}
+    answered = set()
+    for _ in range(4):  # no room: nginx picks either process
+        response = httpx.get(f"{front.url}/metrics")
+        assert response.status_code == 200, response.text
+        families = {family.name: family for family in text_string_to_metric_families(response.text)}
+        assert {"okgin_connections", "okgin_rooms", "okgin_actions", "okgin_action_seconds"} <= set(families)
+        answered.add(process_of(response.text))
+    assert {process.split("-")[0] for process in answered} <= pids, answered
+    for room in ("ABCDEF", "GHJKLM", "NPQRST", "UVWXYZ"):  # a room's process, as /healthz says
+        named = httpx.get(f"{front.url}/healthz", params={"room": room}).json()["process"]
+        for _ in range(2):
+            assert process_of(httpx.get(f"{front.url}/metrics", params={"room": room}).text) == named
+    for process in (one, two):  # each process's own port names itself
+        assert process_of(httpx.get(f"{process.url}/metrics").text).split("-")[0] == str(process.process.pid)
