@@ -137,6 +137,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
 WS_MAX_SIZE = 32_768
 """The transport's frame limit in bytes: the app reads at most 16,384 characters."""
 
+WS_PING_SECONDS = 2.0
+"""How often each WebSocket is pinged. A proxy in front (deploy/okgin.conf) closes a connection
+that brings nothing for 5 s, so that a hung process's players reconnect to another one; the
+pings keep a quiet table's connection busy well within that."""
+
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
@@ -161,7 +166,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
-        ws_max_size=WS_MAX_SIZE,
+        ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING_SECONDS,
     )
     return 0
 

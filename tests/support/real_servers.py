@@ -168,7 +168,8 @@ class Redis:
 
 class Nginx:
     """Debian's nginx on a free loopback port, running the shipped deploy/okgin.conf in front of
-    the given okgin ports (the config's own upstream ports and listen port are replaced)."""
+    the given okgin ports (the config's own upstream ports and listen port are replaced, each
+    server keeping the shipped line's failure settings)."""
 
     CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "okgin.conf"
 
@@ -191,8 +192,9 @@ class Nginx:
     def site(self) -> str:
         """The shipped config with this test's ports."""
         text = self.CONFIG.read_text()
-        servers = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n"
-                          for port in self.upstream_ports)
+        shipped = re.search(r"(?m)^    server 127\.0\.0\.1:\d+ (.*)\n", text)
+        assert shipped is not None, "deploy/okgin.conf names no upstream server"
+        servers = "".join(f"    server 127.0.0.1:{port} {shipped.group(1)}\n" for port in self.upstream_ports)
         text = re.sub(r"(?m)^    server 127\.0\.0\.1:\d+ .*\n", "", text)
         text = text.replace("    keepalive 32;", servers + "    keepalive 32;")
         if not self.address_limits:  # a benchmark's thousands of players all come from 127.0.0.1

@@ -97,6 +97,16 @@ class ServerProcess:
             os.kill(self.process.pid, signal.SIGKILL)
             self.process.wait()
 
+    def pause(self) -> None:
+        """SIGSTOP: the process hangs (its sockets stay open, nothing answers), as in a stall."""
+        if self.process and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT: a paused process carries on (harmless on one that is running)."""
+        if self.process and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.terminate()

@@ -3,16 +3,20 @@
 One registry per app (not the library's global one), so that every app a test builds counts
 on its own: actions acknowledged and how long each took, connections open, rooms served by
 this process, and refusals by reason (an error frame's code, or why a connection was closed).
+Every answer names its process (``okgin_process_info{process=...}``, the name /healthz gives),
+so a scrape through a proxy that may pick either process says which one it read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.requests import Request
 from starlette.responses import Response
+
+from okgin.server.rooms.live import PROCESS
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 """Seconds from a move's arrival to its acknowledgement: a move is a few milliseconds."""
@@ -33,6 +37,9 @@ class Metrics:
                                 ["reason"], registry=self.registry)
         rooms_gauge = Gauge("okgin_rooms", "Rooms held in this process's memory", registry=self.registry)
         rooms_gauge.set_function(lambda: float(rooms()))
+        process = Info("okgin_process", "The process that answered (its /healthz name)",
+                       registry=self.registry)
+        process.info({"process": PROCESS})
 
     def acted(self, seconds: float) -> None:
         self.actions.inc()
