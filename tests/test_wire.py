@@ -16,6 +16,7 @@ from scripted_client import Client, open_room, run, take_seat
 from server_process import ServerProcess
 
 from okgin.server.wire import messages, sockets
+from okgin.server.refusals import ProtocolError
 from okgin.server.wire.codes import Code
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "web.md"
@@ -105,3 +106,11 @@ def test_an_error_always_means_nothing_changed(server: ServerProcess) -> None:
         "malformed", "unknown_type", "not_open", "no_room", "no_game", "bad_token", "watching",
         "refused", "illegal", "bad_field", "bad_field", "refused", "refused", "refused", "bad_field",
     ], answers
+
+
+@pytest.mark.parametrize("kind", [["act"], {}, {"act": 1}, 3, None, True])
+def test_a_type_that_is_not_a_string_is_refused_clearly(kind: Any) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        messages.parse_message(json.dumps({"type": kind, "id": 4}))
+    assert refused.value.code == Code.UNKNOWN_TYPE and refused.value.ident == 4
+    assert str(refused.value).startswith(f"unknown message type {kind!r}; the types are new, join")

@@ -75,7 +75,7 @@ def parse_message(text: str | bytes | None) -> Message:
     if ident is not None and (not isinstance(ident, int) or isinstance(ident, bool)):
         raise ProtocolError("id must be a whole number")
     kind = data.get("type")
-    if kind not in FIELDS:
+    if not isinstance(kind, str) or kind not in FIELDS:  # a list or an object is no type either
         raise ProtocolError(f"unknown message type {kind!r}; the types are " + ", ".join(TYPES),
                             Code.UNKNOWN_TYPE, ident)
     return Message(kind, ident, data)
