@@ -15,8 +15,8 @@ import pytest
 from scripted_client import Client, open_room, run, take_seat
 from server_process import ServerProcess
 
-from okgin.server.wire import messages, sockets
 from okgin.server.refusals import ProtocolError
+from okgin.server.wire import messages, sockets
 from okgin.server.wire.codes import Code
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "web.md"

@@ -17,13 +17,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import anyio.to_thread
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
 from okgin.server.players.identity import Players
+from okgin.server.players.seating import Seating
 from okgin.server.players.sessions import session_of
 from okgin.server.refusals import ProtocolError
 from okgin.server.rooms.hall import Hall
@@ -87,6 +87,7 @@ class Connection:
         session = session_of(websocket)
         self.player_id = None if session is None else session.player
         self.name = None if session is None else session.name
+        self.seating = Seating(self.players, Wallets(hall.store.engine), self.player_id, self.name)
 
     async def run(self, first: str | None = None) -> None:
         """Serve the page until it goes; ``first``: a message already read (see ``admission``)."""
@@ -202,10 +203,8 @@ class Connection:
         if rules.players != len(levels) + 1:
             rules = rules.replace(players=len(levels) + 1)
         live, token = await self.hall.solo(rules, levels, self._seed(message))
-        if self.player_id is not None and live.room.game is not None:
-            game_id, code = live.room.game, live.room.code
-            await anyio.to_thread.run_sync(self.players.sat_in_game, game_id, {0: self.player_id})
-            await anyio.to_thread.run_sync(self.players.sat_in_room, code, 0, self.player_id)
+        if live.room.game is not None:
+            await self.seating.sat_solo(live.room.code, live.room.game)
         await self._watch(live, 0, token)
         return None
 
@@ -221,6 +220,8 @@ class Connection:
             raise (WireError("no such game: start a new game", Code.NO_GAME) if by_game
                    else WireError("no such room: check the link", Code.NO_ROOM))
         seat = await self._seat_of(live, message)
+        if by_game and not await self.seating.may_open(key, _finished(live), seat is not None):
+            raise WireError("no such game: start a new game", Code.NO_GAME)  # as if there were none
         await self._watch(live, seat, None, only_game=key if by_game and seat is None else None)
         return None
 
@@ -230,7 +231,7 @@ class Connection:
         timer = message.data.get("timer")
         name = self._name(message)
         live, token = await self.hall.open(rules, players, name, timer, self.settings.away_grace)
-        await self._took(live.room.code, 0, name)
+        await self.seating.took(live.room.code, 0, name)
         await self._watch(live, 0, token)
         return None
 
@@ -259,24 +260,12 @@ class Connection:
         if self.watcher.seat is not None:
             raise RoomError("you already have a seat")
         seat, name = int_field(message, "seat"), self._name(message)
-        await self._can_stake(live)
+        if live.room.stakes.stake:
+            await self.seating.check_stake(live.room.stakes.stake, _shown(name))
         change = await live.sit(seat, name)
-        await self._took(live.room.code, seat, name)
+        await self.seating.took(live.room.code, seat, name)
         await self._watch(live, seat, change.token)  # the token saved, if the change was re-run
         return None
-
-    async def _can_stake(self, live: LiveRoom) -> None:
-        """At a staked table: refuse a seat to a page without a player, or one short of chips
-        (the start takes the stakes, all or none, and refuses then if chips went meanwhile)."""
-        stake = live.room.stakes.stake
-        if not stake:
-            return
-        if self.player_id is None:
-            raise RoomError("this table plays for chips: open it in a browser to have a wallet")
-        balance = await anyio.to_thread.run_sync(Wallets(self.hall.store.engine).balance, self.player_id)
-        if balance < stake:
-            raise RoomError(f"this table's stake is {stake} chips and you have {balance}: "
-                            "you can watch, or come back tomorrow for more chips")
 
     async def _on_stake(self, message: Message) -> dict[str, Any] | None:
         """Host, in the lobby: the stake in chips per person and the prize rule."""
@@ -345,27 +334,16 @@ class Connection:
 
     async def _players_seat(self, live: LiveRoom) -> int | None:
         room = live.room
-        seat = await anyio.to_thread.run_sync(self.players.seat_in_room, self.player_id, room.code)
-        if seat is None and room.game is not None:  # a game against the computer, by its id
-            seat = await anyio.to_thread.run_sync(self.players.seat_in, self.player_id, room.game)
+        seat = await self.seating.held_seat(room.code, room.game)
         if seat is None or not 0 <= seat < len(room.seats) or room.seats[seat].kind != "person":
             return None  # handed to a computer player or cleared since: watch
         return seat
 
-    async def _took(self, room: str, seat: int, name: object) -> None:
-        """This page's player took ``seat``: their room seat, and their name if they had none."""
-        if self.player_id is None:
-            return
-        await anyio.to_thread.run_sync(self.players.sat_in_room, room, seat, self.player_id)
-        if self.name is None and isinstance(name, str):
-            await anyio.to_thread.run_sync(self.players.name_once, self.player_id, name)
-
     async def _game_began(self, live: LiveRoom) -> None:
-        """A room's game began: its people's seats are theirs in the store."""
         room = live.room
         if room.game is not None:
             people = [i for i, seat in enumerate(room.seats) if seat.kind == "person"]
-            await anyio.to_thread.run_sync(self.players.room_game_began, room.code, room.game, people)
+            await self.seating.game_began(room.code, room.game, people)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -422,6 +400,16 @@ class Connection:
             # Frames still being made for the seat this page leaves never reach it: after a
             # leave the seat is a computer player's, and its cards are no longer this page's.
             self.watcher.send = _dropped
+
+
+def _finished(live: LiveRoom) -> bool:
+    """Is the room's game over? (Then its id opens it only to its players: ``Seating.may_open``.)"""
+    return live.game is not None and live.game.match.over
+
+
+def _shown(name: object) -> str:
+    """A name typed at the table, as a refusal names its seat before the room has checked it."""
+    return name.strip() if isinstance(name, str) and name.strip() else "this seat"
 
 
 def _dropped(frame: dict[str, Any]) -> None:
