@@ -73,7 +73,8 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, refusal: str) -> N
     accept, which the server answers 403 (ASGI's own refusal), so no server ever logs an error
     for a knock with a wrong Host."""
     if scope["type"] == "websocket" and "websocket.http.response" not in scope.get("extensions", {}):
-        await send({"type": "websocket.close", "code": 1008, "reason": refusal.encode()[:120].decode(errors="ignore")})
+        reason = refusal.encode()[:120].decode(errors="ignore")  # a close reason: at most 123 bytes
+        await send({"type": "websocket.close", "code": 1008, "reason": reason})
         return
     await PlainTextResponse(refusal + "\n", status_code=400)(scope, receive, send)
 
