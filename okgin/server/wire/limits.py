@@ -84,6 +84,10 @@ class Limits:
     tournament_burst: float = 5.0
     address_tournaments: float = 0.1
     address_tournament_burst: float = 30.0
+    # Frames waiting in one connection's outbox. A page reads every frame as it comes (a tab in
+    # the background too: the browser reads the socket); a page 256 behind has stopped
+    # reading, and is closed (1008) rather than held without end, its seat away.
+    outbox_frames: int = 256
 
 
 class Bucket:
@@ -234,6 +238,8 @@ class ConnectionLimits:
         self._messages = Bucket(limits.messages, limits.message_burst)
         self._games = Bucket(limits.games, limits.game_burst)
         self._coach = Bucket(limits.coach, limits.coach_burst)
+        self.outbox_frames = limits.outbox_frames
+        """The frames this connection may have waiting to be sent (``Limits.outbox_frames``)."""
 
     def returned(self, seat: str) -> None:
         """This connection presented ``seat``'s valid token (see ``Limiter.seat_returned``)."""

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -55,6 +56,8 @@ MALFORMED_CLOSE = 5
 """Malformed frames (not JSON, too long or deep, not a message) after which the connection is
 closed. The page never sends one, and a flood of 16 KB garbage costs the server its reading:
 closed after 5 instead of after 100 read in the burst and 50 refused."""
+CLOSE_WAIT = 10.0
+"""Seconds a close waits to be sent: a page that stopped reading may never take it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,10 @@ class Connection:
         self.limits = limits
         self.settings = settings
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.watcher = Watcher(self.outbox.put_nowait, None)
+        """Frames to send, at most ``limits.outbox_frames`` of them (``_put``)."""
+        self.watcher = Watcher(self._put, None)
+        self._reading: asyncio.Task[None] | None = None
+        self._behind = False
         self.live: LiveRoom | None = None
         self._last_id: int | None = None
         self._refused = 0
@@ -93,6 +99,25 @@ class Connection:
         """Serve the page until it goes; ``first``: a message already read (see ``admission``)."""
         writer = asyncio.create_task(self._write())
         self.metrics.connections.inc()
+        self._reading = reading = asyncio.create_task(self._read(first))
+        try:
+            await asyncio.wait({reading})  # it ends when the page goes, or is cancelled by ``_put``
+            if not reading.cancelled():
+                reading.result()
+        finally:
+            reading.cancel()
+            self.metrics.connections.dec()
+            await self._leave()  # a seat nobody holds now is marked away (``LiveRoom.detach``)
+            if self._behind:
+                writer.cancel()  # its frames are not waited for: the page is not reading them
+            else:
+                self.outbox.put_nowait(None)
+            await asyncio.wait({writer})
+        if self._closing is not None:  # closed once its answers are out, so it reads why
+            with contextlib.suppress(Exception), anyio.move_on_after(CLOSE_WAIT):
+                await self.websocket.close(1008, self._closing)
+
+    async def _read(self, first: str | None) -> None:
         try:
             if first is not None:
                 await self._handle(first)
@@ -103,19 +128,25 @@ class Connection:
                 await self._handle(received.get("text") if "text" in received else received.get("bytes"))
         except WebSocketDisconnect:
             pass
-        finally:
-            self.metrics.connections.dec()
-            await self._leave()
-            self.outbox.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await writer
-        if self._closing is not None:  # closed once its answers are out, so it reads why
-            with contextlib.suppress(Exception):
-                await self.websocket.close(1008, self._closing)
+
+    def _put(self, frame: dict[str, Any]) -> None:
+        """Queue ``frame`` for the page; a page ``limits.outbox_frames`` behind is let go: its
+        reading stops, and ``run`` closes it."""
+        if self._behind:
+            return
+        if self.outbox.qsize() >= self.limits.outbox_frames:
+            self._behind = True
+            self.metrics.refused("behind")
+            if self._reading is not None:
+                self._reading.cancel()
+            return
+        self.outbox.put_nowait(frame)
 
     @property
     def _closing(self) -> str | None:
         """Why this connection is to be closed for flooding, if it is."""
+        if self._behind:
+            return f"more than {self.limits.outbox_frames} frames behind: closed"
         if self._refused >= FLOOD_CLOSE:
             return "too many messages: closed"
         if self._malformed >= MALFORMED_CLOSE:
@@ -152,21 +183,21 @@ class Connection:
         except RateLimited as error:  # a page that keeps sending past a limit is flooding: see ``run``
             self._refused += 1
             self.metrics.refused("rate_limited")
-            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
+            self._put(error_json(str(error), code_of(error), ident))
         except StorageError as error:  # the store, not the page, failed: one line in the log too
             log.warning("%s", error)
             self.metrics.refused("storage")
-            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
+            self._put(error_json(str(error), code_of(error), ident))
         except ProtocolError as error:
             self.metrics.refused("malformed")
-            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
+            self._put(error_json(str(error), code_of(error), ident))
         except OkginError as error:
             self.metrics.refused("refused")
-            self.outbox.put_nowait(error_json(str(error), code_of(error), ident))
+            self._put(error_json(str(error), code_of(error), ident))
         except Exception:  # never a traceback to the page; the server keeps running
             log.exception("error handling a message")
             self.metrics.refused("server_error")
-            self.outbox.put_nowait(error_json("the server could not do that", Code.INTERNAL, ident))
+            self._put(error_json("the server could not do that", Code.INTERNAL, ident))
 
     def _check_id(self, ident: int | None) -> None:
         """Ids only grow on a connection: a replayed or duplicated message is refused."""
@@ -184,9 +215,9 @@ class Connection:
             budget(self.limits)
         answer = await handler(self, message)
         if answer is not None:
-            self.outbox.put_nowait(answer)
+            self._put(answer)
         elif message.id is not None:
-            self.outbox.put_nowait({"type": "ack", "id": message.id})
+            self._put({"type": "ack", "id": message.id})
 
     # -- opening a game or a room ---------------------------------------------------------
 
@@ -383,13 +414,13 @@ class Connection:
         self.live = live
         if seat is not None and self.player_id is not None:  # a session took a seat: a real player
             self.limits.player(self._owner(live, seat))
-        self.watcher = Watcher(self.outbox.put_nowait, seat, self.watcher.coach, only_game)
+        self.watcher = Watcher(self._put, seat, self.watcher.coach, only_game)
         code = live.room.code if only_game is None else None  # an id never leads to the room
         joined: dict[str, Any] = {"type": "joined", "game": live.room.game, "room": code,
                                   "seat": seat, "solo": live.room.solo}
         if token is not None:
             joined["token"] = token
-        self.outbox.put_nowait(joined)
+        self._put(joined)
         await live.attach(self.watcher)
 
     async def _leave(self, staying: bool = False) -> None:
