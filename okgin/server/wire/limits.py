@@ -20,6 +20,15 @@ from dataclasses import dataclass
 
 from okgin.errors import OkginError
 
+FLOOD_CLOSE = 50
+"""Messages refused for a rate limit after which the connection is closed (a person's page,
+far below the limits, is never refused at all)."""
+MALFORMED_CLOSE = 5
+"""Malformed frames (not JSON, too long or deep, not a message) after which the connection is
+closed. The page never sends one, and a flood of 16 KB garbage costs the server its reading:
+closed after 5 instead of after 100 read in the burst and 50 refused."""
+CLOSE_WAIT = 10.0
+"""Seconds a close waits to be sent: a page that stopped reading may never take it."""
 
 class RateLimited(OkginError):
     """Too many messages or new games in too short a time."""
