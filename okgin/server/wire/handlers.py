@@ -138,7 +138,8 @@ async def on_next(c: Connection, message: m.Next) -> Answer:
 
 async def on_coach(c: Connection, message: m.Hint | m.Advice | m.Review) -> Answer:
     """hint, advice and review: the coach's answers for this connection's own seat."""
-    data = {} if not isinstance(message, m.Review) or message.hand is None else {"hand": message.hand}
+    named = isinstance(message, m.Review) and message.hand is not m.LAST_HAND
+    data = {"hand": message.hand} if isinstance(message, m.Review) and named else {}
     return await c.room().coach(c.seat(), message.TYPE, message.id, data)
 
 

@@ -53,7 +53,8 @@ class Fields:
         return value
 
     def maybe_whole(self, name: str) -> int | None:
-        return None if self.data.get(name) is None else self.whole(name)
+        """A whole number, or None when the field is not there (null is no number)."""
+        return self.whole(name) if name in self.data else None
 
     def seed(self) -> int | None:
         seed = self.data.get("seed")
@@ -274,16 +275,21 @@ class Advice:
         return cls()
 
 
+LAST_HAND = object()
+"""A review's ``hand`` when the message names none: the last finished hand."""
+
+
 @dataclass(frozen=True, slots=True)
 class Review:
-    """The coach's review of a finished hand (``hand`` None: the last one)."""
+    """The coach's review of a finished hand (``hand``: ``LAST_HAND`` unless named; the coach
+    checks a named one)."""
     TYPE: ClassVar[str] = "review"
     hand: Json
     id: int | None = None
 
     @classmethod
     def read(cls, f: Fields) -> Review:
-        return cls(f.data.get("hand"))
+        return cls(f.data.get("hand", LAST_HAND))
 
 
 @dataclass(frozen=True, slots=True)
