@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from prometheus_client import generate_latest
 from scripted_client import Client, new_guest, run
 from server_process import ServerProcess
 
@@ -313,6 +314,7 @@ def test_a_page_too_many_frames_behind_is_closed_and_its_seat_marked_away(tmp_pa
             return page, live.room.seats[0]
 
     page, seat = asyncio.run(go())
+    assert b'okgin_refusals_total{reason="behind"} 1.0' in generate_latest(app.state.metrics.registry)
     assert page.sent[-1] == {"type": "websocket.close", "code": 1008,
                              "reason": "more than 8 frames behind: closed"}
     assert seat.kind == "person" and seat.away_since is not None
