@@ -1,4 +1,5 @@
-"""Letting a new connection in over its address's budget: only a player coming back.
+"""Letting a new connection in (``game_socket``, the endpoint): its Origin, its address's
+budget, and over that budget only a player coming back.
 
 Many players may share one address (an office, a school, a phone carrier's NAT), and after a
 restart they all reconnect at once. A connection over its address's budget is read once:
@@ -11,18 +12,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import dataclass
 
 from starlette.websockets import WebSocket
 
+from okgin.server.players.sessions import session_of
 from okgin.server.refusals import ProtocolError
 from okgin.server.rooms.hall import Hall
 from okgin.server.store.storage import StorageError
+from okgin.server.wire.headers import origin_allowed
 from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
-from okgin.server.wire.messages import Message, is_id, parse_message
+from okgin.server.wire.messages import Parsed, is_id, parse_message
+from okgin.server.wire.sockets import Connection
 
 FIRST_MESSAGE_SECONDS = 10.0
 """How long a connection over its address's budget may take to present its seat token."""
 
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What `okgin serve` was told: seeds allowed, origins allowed besides the page's own."""
+
+    allow_seeds: bool = False
+    origins: frozenset[str] = frozenset()
+    away_grace: float = 60.0
 
 async def returning_player(
     websocket: WebSocket, hall: Hall, limiter: Limiter, address: str, refused: RateLimited,
@@ -52,7 +66,7 @@ async def returning_player(
     return limiter.for_player(address, seat), text
 
 
-async def _seat(hall: Hall, message: Message) -> str | None:
+async def _seat(hall: Hall, message: Parsed) -> str | None:
     """"<room>:<seat>" of the valid seat token ``message`` presents (an enter or a join), or None."""
     name = {"enter": "room", "join": "game"}.get(message.type)
     ident = message.data.get(name) if name else None
@@ -63,3 +77,32 @@ async def _seat(hall: Hall, message: Message) -> str | None:
         live = await (hall.get(ident) if name == "room" else hall.by_game(ident))
     seat = live.room.seat_for(message.data["token"]) if live is not None else None
     return None if live is None or seat is None else f"{live.room.code}:{seat}"
+
+
+async def game_socket(websocket: WebSocket) -> None:
+    """The /ws endpoint: a page from a cross-site Origin is closed, an address over its budget
+    is let in only as a player coming back, and every other page is served (``Connection``)."""
+    state = websocket.app.state
+    settings: Settings = state.settings
+    origin = websocket.headers.get("origin")
+    await websocket.accept()
+    if not origin_allowed(origin, websocket.scope.get("scheme", "ws"), websocket.headers.get("host"),
+                          settings.origins):
+        state.metrics.refused("origin")
+        await websocket.close(1008, f"cross-site origin {origin[:60] if origin else ''} is not allowed")
+        return
+    limiter: Limiter = state.limiter
+    address = websocket.client.host if websocket.client else "unknown"
+    session = session_of(websocket)
+    first: str | None = None
+    try:
+        limits = limiter.for_connection(address, None if session is None else session.player)
+    except RateLimited as error:  # only a player coming back with its seat token is read on
+        try:
+            limits, first = await returning_player(websocket, state.hall, limiter, address, error)
+        except RateLimited as refused:
+            state.metrics.refused("connections")
+            with contextlib.suppress(Exception):
+                await websocket.close(1008, str(refused))
+            return
+    await Connection(websocket, state.hall, limits, settings).run(first)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from okgin.errors import IllegalActionError, NotationError, RulesError
-from okgin.server.refusals import Code, WireError
+from okgin.server.refusals import Code, ProtocolError, WireError
 from okgin.server.rooms.room import RoomError
 from okgin.server.rooms.stakes import StakeError
 from okgin.server.store.chips import ChipsError
@@ -40,9 +40,20 @@ def code_of(error: Exception) -> Code:
     return Code.INTERNAL
 
 
+def reason_of(error: Exception) -> str:
+    """The reason a refused message is counted under (``okgin_refusals``)."""
+    if isinstance(error, RateLimited):
+        return "rate_limited"
+    if isinstance(error, StorageError):
+        return "storage"
+    if isinstance(error, ProtocolError):
+        return "malformed"
+    return "refused"
+
+
 def error_json(message: str, code: Code, ident: int | None = None) -> dict[str, Any]:
     """An error frame: its stable ``code`` for the page, its sentence for the player."""
     return {"type": "error", "id": ident, "code": str(code), "message": message}
 
 
-__all__ = ["Code", "WireError", "code_of", "error_json"]
+__all__ = ["Code", "WireError", "code_of", "error_json", "reason_of"]

@@ -26,7 +26,7 @@ HEADERS: tuple[tuple[bytes, bytes], ...] = (
 
 class SecurityHeaders:
     """ASGI middleware: ``HEADERS`` on every HTTP response, and every request (HTTP or WebSocket)
-    refused with 400 unless its Host is one of ``hosts``: a page on a DNS-rebinding name
+    refused with 400 (``_refuse``) unless its Host is one of ``hosts``: a page on a DNS-rebinding name
     (evil.example resolving to this server) never reaches the game. ``/healthz`` answers any
     Host: a proxy checks each process by whatever address it knows, and it holds nothing."""
 
@@ -42,8 +42,8 @@ class SecurityHeaders:
             return
         host = Headers(scope=scope).get("host")
         refusal = None if scope["path"] in self.OPEN_PATHS else self._refusal(host)
-        if refusal is not None:  # a WebSocket is denied with this response before its upgrade
-            await PlainTextResponse(refusal + "\n", status_code=400)(scope, receive, send)
+        if refusal is not None:
+            await _refuse(scope, receive, send, refusal)
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
@@ -65,6 +65,18 @@ class SecurityHeaders:
             return (f"{parsed[0][:60]} is not one of this server's host names"
                     " (okgin serve --allowed-host NAME)")
         return None
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, refusal: str) -> None:
+    """A 400 saying why. A WebSocket gets it before its upgrade only where the server has ASGI's
+    ``websocket.http.response`` extension (uvicorn does); elsewhere it is closed before the
+    accept, which the server answers 403 (ASGI's own refusal), so no server ever logs an error
+    for a knock with a wrong Host."""
+    if scope["type"] == "websocket" and "websocket.http.response" not in scope.get("extensions", {}):
+        reason = refusal.encode()[:120].decode(errors="ignore")  # a close reason: at most 123 bytes
+        await send({"type": "websocket.close", "code": 1008, "reason": reason})
+        return
+    await PlainTextResponse(refusal + "\n", status_code=400)(scope, receive, send)
 
 
 def host_port(host: str | None) -> tuple[str, int | None] | None:

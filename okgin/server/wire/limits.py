@@ -20,6 +20,15 @@ from dataclasses import dataclass
 
 from okgin.errors import OkginError
 
+FLOOD_CLOSE = 50
+"""Messages refused for a rate limit after which the connection is closed (a person's page,
+far below the limits, is never refused at all)."""
+MALFORMED_CLOSE = 5
+"""Malformed frames (not JSON, too long or deep, not a message) after which the connection is
+closed. The page never sends one, and a flood of 16 KB garbage costs the server its reading:
+closed after 5 instead of after 100 read in the burst and 50 refused."""
+CLOSE_WAIT = 10.0
+"""Seconds a close waits to be sent: a page that stopped reading may never take it."""
 
 class RateLimited(OkginError):
     """Too many messages or new games in too short a time."""
@@ -84,6 +93,10 @@ class Limits:
     tournament_burst: float = 5.0
     address_tournaments: float = 0.1
     address_tournament_burst: float = 30.0
+    # Frames waiting in one connection's outbox. A page reads every frame as it comes (a tab in
+    # the background too: the browser reads the socket); a page 256 behind has stopped
+    # reading, and is closed (1008) rather than held without end, its seat away.
+    outbox_frames: int = 256
 
 
 class Bucket:
@@ -234,6 +247,8 @@ class ConnectionLimits:
         self._messages = Bucket(limits.messages, limits.message_burst)
         self._games = Bucket(limits.games, limits.game_burst)
         self._coach = Bucket(limits.coach, limits.coach_burst)
+        self.outbox_frames = limits.outbox_frames
+        """The frames this connection may have waiting to be sent (``Limits.outbox_frames``)."""
 
     def returned(self, seat: str) -> None:
         """This connection presented ``seat``'s valid token (see ``Limiter.seat_returned``)."""

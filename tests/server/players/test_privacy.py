@@ -87,6 +87,34 @@ def test_a_games_record_review_and_replay_are_its_players_only(
     assert _get(server, "/games/nope/record", bob).json() == _get(server, f"/games/{game}/record", bob).json()
 
 
+def test_over_the_websocket_a_finished_game_opens_to_its_players_only(
+    server: ServerProcess, ann_game: tuple[str, str],
+) -> None:
+    """Joining a finished game by its id is refused to a stranger exactly as a game that does
+    not exist is (its record answers him 404): not even its players' names reach him."""
+    ann, game = ann_game
+
+    async def go() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any], list[str]]:
+        theirs = await Client.connect(server.ws_url, ann)
+        await theirs.open_game({"type": "join", "game": game})
+        stranger = await Client.connect(server.ws_url, new_guest(server.url))
+        refused = await stranger.request({"type": "join", "game": game})
+        missing = await stranger.request({"type": "join", "game": "nope"})
+        program = await Client.connect(server.ws_url)
+        unsigned = await program.request({"type": "join", "game": game})
+        for client in (theirs, stranger, program):
+            await client.close()
+        assert theirs.state is not None
+        return theirs.state, refused, missing, unsigned, stranger.frames + program.frames
+
+    state, refused, missing, unsigned, frames = run(go())
+    assert state["final"] is not None and state["game"] == game
+    for answer in (refused, unsigned):
+        assert {**answer, "id": None} == {**missing, "id": None}
+    assert missing["code"] == "no_game"
+    assert "Ruby" not in "".join(frames) and '"joined"' not in "".join(frames)
+
+
 def test_statistics_are_your_own(server: ServerProcess, ann_game: tuple[str, str]) -> None:
     ann, _game = ann_game
     deadline = time.monotonic() + 60  # the rows are written from a worker thread after the game
@@ -106,12 +134,11 @@ def test_over_the_websocket_a_spectator_gets_no_review_and_no_players_id(
 
     async def go() -> tuple[dict[str, Any], Client]:
         watcher = await Client.connect(server.ws_url, bob)
-        await watcher.open_game({"type": "join", "game": game})
-        review = await watcher.request({"type": "review", "hand": 1})
         host = await open_room(server.ws_url, 2, "Ann", cookie=ann)
         assert host.room
         guest = await take_seat(server.ws_url, host.room, 1, "Carol", cookie=carol)
         await watcher.request({"type": "enter", "room": host.room})
+        review = await watcher.request({"type": "review", "hand": 1})
         await host.request({"type": "start", "seed": 5})
         await wait_for(watcher, lambda m: m["type"] == "state" and m["game"] != game)
         for client in (watcher, host, guest):

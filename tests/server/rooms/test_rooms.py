@@ -322,15 +322,20 @@ def test_the_pages_read_the_computer_levels_from_the_server() -> None:
     from okgin.server.pages.site import rules_api
     from okgin.server.refusals import ProtocolError
     from okgin.server.rooms.room import LEVELS
-    from okgin.server.wire.messages import Message, opponents_field
+    from okgin.server.wire.messages import New, parse_message
+
+    def opponents(levels: object) -> tuple[str, ...]:
+        message = parse_message(json.dumps({"type": "new", "opponents": levels})).fields()
+        assert isinstance(message, New)
+        return message.opponents
 
     room = _room_of("Ann", "Bob")
     assert room.public(0)["levels"] == list(LEVELS)
     api = json.loads(bytes(run(rules_api(None)).body))  # type: ignore[arg-type]
     assert api["levels"] == list(LEVELS)
-    assert opponents_field(Message("new", None, {"opponents": list(LEVELS)})) == list(LEVELS)
+    assert opponents(list(LEVELS)) == LEVELS
     with pytest.raises(ProtocolError, match=", ".join(LEVELS)):
-        opponents_field(Message("new", None, {"opponents": ["simple"]}))
+        opponents(["simple"])
     static = Path(__file__).resolve().parents[3] / "okgin/server/pages/static"
     for script in ("room.js", "settings.js"):
         assert '"easy", "normal"' not in (static / script).read_text(encoding="utf-8"), script

@@ -99,8 +99,8 @@ def test_a_staked_table_of_three_pays_its_pool_by_okgin_prizes_once(server: Serv
                           for v in (-5, 2.5, "50", 5000)]
     assert out["not_host"] == "only the host can do that"
     assert out["unchanged"]["stake"] == 0 and out["staked"]["type"] == "ack"
-    assert out["refused"] == ("this table's stake is 100 chips and you have 40: "
-                              "you can watch, or come back tomorrow for more chips")
+    assert out["refused"] == ("Cy has 40 chips, fewer than the stake of 100: "
+                              "lower the stake, or wait for tomorrow's chips")  # seating.stake_refusal
     # The split: the game's penalty points from its record, the people's pool of 200 by okgin.prizes.
     stored = Store(f"sqlite:///{server.db}").load(out["first"])
     assert stored is not None

@@ -9,10 +9,12 @@ import json
 import sqlite3
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 import websockets
+from prometheus_client import generate_latest
 from scripted_client import Client, new_guest, run
 from server_process import ServerProcess
 
@@ -249,3 +251,71 @@ def test_fifty_people_behind_one_address_play_with_the_coach_at_once(tmp_path: P
         server.stop()
     met = Counter(reason for person in refusals for reason in person)
     assert not met, f"people behind a shared address were refused: {dict(met)}"
+
+
+class _StalledPage:
+    """A page on the ASGI app itself whose transport stops taking frames after ``taken``: what
+    a server's socket does when its client never reads (its write buffer full, every send
+    waits). ``resume`` lets the frames through again."""
+
+    def __init__(self, taken: int) -> None:
+        self.taken = taken
+        self.sent: list[dict[str, Any]] = []
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.flowing = asyncio.Event()
+        self.inbox.put_nowait({"type": "websocket.connect"})
+
+    def say(self, message: dict[str, Any]) -> None:
+        self.inbox.put_nowait({"type": "websocket.receive", "text": json.dumps(message)})
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.inbox.get()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if len(self.sent) > self.taken:
+            await self.flowing.wait()
+        self.sent.append(message)
+
+    def frames(self, kind: str) -> list[dict[str, Any]]:
+        return [json.loads(m["text"]) for m in self.sent if m["type"] == "websocket.send"
+                and json.loads(m["text"])["type"] == kind]
+
+
+async def _wait(condition: Any, what: str) -> None:
+    """Wait for ``condition()`` (checked as the event loop turns), for up to a minute."""
+    for _ in range(6000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+def test_a_page_too_many_frames_behind_is_closed_and_its_seat_marked_away(tmp_path: Path) -> None:
+    """The outbox holds at most Limits.outbox_frames; one more and the page is closed (1008,
+    saying why), its seat away as if it had gone; what it was sent before is not lost."""
+    app = create_app(f"sqlite:///{tmp_path / 'behind.db'}", limits=Limits(outbox_frames=8))
+
+    async def go() -> tuple[_StalledPage, Any]:
+        async with app.router.lifespan_context(app):
+            page = _StalledPage(taken=4)
+            scope = {"type": "websocket", "path": "/ws", "headers": [(b"host", b"127.0.0.1")],
+                     "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000), "scheme": "ws",
+                     "query_string": b"", "subprotocols": [], "extensions": {}}
+            serving = asyncio.create_task(app(scope, page.receive, page.send))
+            page.say({"type": "create", "players": 2, "name": "Ann", "id": 1})
+            await _wait(lambda: page.frames("joined"), "the room made")
+            code = page.frames("joined")[0]["room"]
+            for ident in range(2, 40):  # each answered (an ack) and shown again (a room frame)
+                page.say({"type": "options", "coach": ident % 2 == 0, "id": ident})
+            live = await app.state.hall.get(code)
+            await _wait(lambda: live.room.seats[0].away_since is not None, "the seat marked away")
+            page.flowing.set()
+            await asyncio.wait_for(serving, 60)
+            return page, live.room.seats[0]
+
+    page, seat = asyncio.run(go())
+    assert b'okgin_refusals_total{reason="behind"} 1.0' in generate_latest(app.state.metrics.registry)
+    assert page.sent[-1] == {"type": "websocket.close", "code": 1008,
+                             "reason": "more than 8 frames behind: closed"}
+    assert seat.kind == "person" and seat.away_since is not None
+    assert len(page.sent) < 40  # the frames beyond the bound were never held

@@ -3,10 +3,12 @@ an error that always means nothing changed."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import re
 import sqlite3
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,19 +17,29 @@ import pytest
 from scripted_client import Client, open_room, run, take_seat
 from server_process import ServerProcess
 
-from okgin.server.wire import messages, sockets
+from okgin.server.refusals import ProtocolError
+from okgin.server.wire import handlers, messages, sockets
 from okgin.server.wire.codes import Code
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "server" / "protocol.md"
 
 
-def test_the_message_table_has_one_handler_for_each_type_of_the_protocol() -> None:
-    assert list(sockets.HANDLERS) == list(messages.TYPES) == list(messages.FIELDS)
-    for kind, (handler, _) in sockets.HANDLERS.items():
+def test_each_message_type_has_its_dataclass_its_handler_and_its_documented_fields() -> None:
+    """The handlers' table has exactly the types of the dataclasses, each handler takes its
+    type's dataclass, and docs/web.md shows each type as the client sends it, with fields it takes."""
+    kinds = [kind.TYPE for kind in messages.MESSAGES]
+    assert len(set(kinds)) == len(kinds) and list(handlers.HANDLERS) == kinds
+    text = DOCS.read_text(encoding="utf-8")
+    for kind in messages.MESSAGES:
+        handler, _ = handlers.HANDLERS[kind.TYPE]
         assert inspect.iscoroutinefunction(handler), kind
-        assert handler.__qualname__.startswith("Connection._on_"), kind
-    documented = set(re.findall(r'\{"type": "([a-z]+)"', DOCS.read_text(encoding="utf-8")))
-    assert set(messages.TYPES) <= documented
+        taken = typing.get_type_hints(handler, localns={"Connection": sockets.Connection})["message"]
+        assert kind in (typing.get_args(taken) or (taken,)), (kind, taken)
+        fields = {f.name for f in dataclasses.fields(kind)} - {"id"}
+        assert set(messages.FIELDS[kind.TYPE]) == fields
+        examples = re.findall(r'`(\{"type": "' + kind.TYPE + r'"[^`]*\})`', text)
+        named = [set(re.findall(r'"([a-z_]+)":', example)) - {"type", "id"} for example in examples]
+        assert any(names <= fields for names in named), (kind.TYPE, examples)  # (an answer may share a type)
 
 
 def test_every_code_is_documented_in_the_codes_table() -> None:
@@ -105,3 +117,11 @@ def test_an_error_always_means_nothing_changed(server: ServerProcess) -> None:
         "malformed", "unknown_type", "not_open", "no_room", "no_game", "bad_token", "watching",
         "refused", "illegal", "bad_field", "bad_field", "refused", "refused", "refused", "bad_field",
     ], answers
+
+
+@pytest.mark.parametrize("kind", [["act"], {}, {"act": 1}, 3, None, True])
+def test_a_type_that_is_not_a_string_is_refused_clearly(kind: Any) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        messages.parse_message(json.dumps({"type": kind, "id": 4}))
+    assert refused.value.code == Code.UNKNOWN_TYPE and refused.value.ident == 4
+    assert str(refused.value).startswith(f"unknown message type {kind!r}; the types are new, join")

@@ -1,0 +1,95 @@
+"""Who owns which seat: the rows tying a page's player to the seats and games they take, the
+one check that a seat can pay a table's stake, and who may open a finished game by its id.
+
+The socket (``wire.sockets``) asks here and knows nothing of these rows; the store's work runs
+in a worker thread (``anyio.to_thread``), never on the event loop. It imports nothing of the
+rooms, so a room may call ``check_stake`` and ``stake_refusal`` too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import anyio.to_thread
+
+from okgin.server.players.identity import Players
+from okgin.server.players.sharing import Sharing
+from okgin.server.store.chips import ChipsError, Wallets
+
+
+class CannotPay(ChipsError):
+    """A seat cannot pay the table's stake: no player behind it, or too few chips."""
+
+
+def stake_refusal(name: str, stake: int, balance: int | None) -> CannotPay:
+    """The one refusal for a seat that cannot pay ``stake``: ``balance`` None when nobody's
+    wallet stands behind it (a program, without a session)."""
+    if balance is None:
+        return CannotPay(f"{name} has no wallet for chips: a table that plays for chips is for "
+                         "players in a browser")
+    return CannotPay(f"{name} has {balance} chips, fewer than the stake of {stake}: "
+                     "lower the stake, or wait for tomorrow's chips")
+
+
+def check_stake(wallets: Wallets, player: str | None, name: str, stake: int) -> None:
+    """Refuse (``stake_refusal``) a seat whose ``player`` cannot pay ``stake`` now. A check in
+    advance only: the start takes the stakes, all or none, and refuses then if chips went."""
+    if not stake:
+        return
+    balance = None if player is None else wallets.balance(player)
+    if balance is None or balance < stake:
+        raise stake_refusal(name, stake, balance)
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """The seats of one page's player (``player`` None: a page without a session, which owns
+    a seat by its token alone and has no rows)."""
+
+    players: Players
+    wallets: Wallets
+    player: str | None
+    name: str | None
+
+    async def held_seat(self, room: str, game: str | None) -> int | None:
+        """The seat this player took in ``room`` (from any device), or else in ``game`` (a game
+        against the computer, opened by its id); None if neither."""
+        seat = await anyio.to_thread.run_sync(self.players.seat_in_room, self.player, room)
+        if seat is None and game is not None:
+            seat = await anyio.to_thread.run_sync(self.players.seat_in, self.player, game)
+        return seat
+
+    async def may_open(self, game: str, finished: bool, seated: bool) -> bool:
+        """May this page open ``game`` by its id? A game in play, yes (to watch it); a finished
+        one only from a seat it played (``seated``: by its token, or this player's row) or once
+        it is public: exactly as its record is shown (``access.shown_from``)."""
+        if not finished or seated:
+            return True
+        if await anyio.to_thread.run_sync(self.players.seat_in, self.player, game) is not None:
+            return True
+        return await anyio.to_thread.run_sync(Sharing(self.players.engine).is_public, game)
+
+    async def check_stake(self, stake: int, name: str) -> None:
+        """``check_stake`` for this player, about to sit as ``name``."""
+        if stake:
+            await anyio.to_thread.run_sync(check_stake, self.wallets, self.player, name, stake)
+
+    async def sat_solo(self, room: str, game: str) -> None:
+        """This player made a game against the computer: seat 0 of its game and its room."""
+        if self.player is None:
+            return
+        await anyio.to_thread.run_sync(self.players.sat_in_game, game, {0: self.player})
+        await anyio.to_thread.run_sync(self.players.sat_in_room, room, 0, self.player)
+
+    async def took(self, room: str, seat: int, name: object) -> None:
+        """This player took ``seat`` of ``room``: their room seat, and their name if they had none."""
+        if self.player is None:
+            return
+        await anyio.to_thread.run_sync(self.players.sat_in_room, room, seat, self.player)
+        if self.name is None and isinstance(name, str):
+            await anyio.to_thread.run_sync(self.players.name_once, self.player, name)
+
+    async def game_began(self, room: str, game: str, people: Sequence[int]) -> None:
+        """A room's game began: its people's seats (``people``) are theirs in the store."""
+        await anyio.to_thread.run_sync(self.players.room_game_began, room, game, list(people))
