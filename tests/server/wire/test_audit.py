@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,9 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 def test_a_game_id_never_leads_to_the_room_or_its_next_game(server: ServerProcess) -> None:
-    """A finished game's id is in its players' /history: a stranger who learns it and joins by it
-    watches that game only, is never told the room's code, and is not carried into the rematch."""
+    """A finished game's id is in its players' /history: a stranger who learns it is told no such
+    game until its player makes it public; then joining by it watches that game only, is never
+    told the room's code, and is not carried into the rematch."""
     ann = new_guest(server.url)
 
     async def go() -> tuple[str, str, str, dict[str, Any], list[str], Client]:
@@ -45,6 +47,14 @@ def test_a_game_id_never_leads_to_the_room_or_its_next_game(server: ServerProces
         history = await asyncio.to_thread(httpx.get, server.url + "/history", cookies={"okgin_session": ann})
         assert first in history.text
         stranger = await Client.connect(server.ws_url)
+        refused = await stranger.request({"type": "join", "game": first})
+        assert refused["type"] == "error" and refused["code"] == "no_game"  # not public: as if none
+        csrf = re.search(r'name="csrf" value="([^"]+)"', history.text)
+        assert csrf is not None
+        said = await asyncio.to_thread(
+            httpx.post, f"{server.url}/games/{first}/public", data={"csrf": csrf[1], "public": "yes"},
+            cookies={"okgin_session": ann}, headers={"Origin": server.url})
+        assert said.status_code in (200, 303), said.text
         shown = await stranger.open_game({"type": "join", "game": first})
         assert shown["game"] == first and shown["final"] is not None
         assert (await host.request({"type": "rematch"}))["type"] == "ack"
