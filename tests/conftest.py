@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 from real_servers import MissingServer, Postgres, Redis
-from server_process import ServerProcess
+from server_process import Serve, ServerProcess
 from starlette.applications import Starlette
 
 from okgin.server import create_app
@@ -50,15 +50,30 @@ def app(db: Path) -> Starlette:
 
 
 @pytest.fixture(scope="module")
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[ServerProcess]:
+def serve(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
+    """The module's servers: ``serve(allow_seeds=..., extra=(...))`` starts an `okgin serve`
+    (SQLite) with those options the first time a test of the module asks, and gives the same
+    one to the module's other tests; each is stopped after the module. A start is the slow part
+    of most server tests, so a module starts each kind of server once."""
+    started: dict[tuple[bool, tuple[str, ...]], ServerProcess] = {}
+
+    def start(allow_seeds: bool = False, extra: tuple[str, ...] = ()) -> ServerProcess:
+        if (allow_seeds, extra) not in started:
+            where = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+            started[allow_seeds, extra] = ServerProcess(where / "games.db", allow_seeds=allow_seeds,
+                                                        extra=extra).start()
+        return started[allow_seeds, extra]
+
+    yield start
+    for process in started.values():
+        process.stop()
+
+
+@pytest.fixture(scope="module")
+def server(serve: Serve) -> ServerProcess:
     """One `okgin serve` (SQLite, seeds allowed) shared by a test module's tests; a module
-    that needs its own kind of server defines its own ``server``."""
-    where = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
-    process = ServerProcess(where / "games.db", allow_seeds=True).start()
-    yield process
-    process.stop()
+    that needs another kind asks ``serve`` for it in its own ``server``."""
+    return serve(allow_seeds=True)
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -114,3 +115,7 @@ class ServerProcess:
                 self.process.wait(5)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+Serve = Callable[..., ServerProcess]
+"""The ``serve`` fixture (tests/conftest.py): a module's server with these options, started once."""

@@ -7,14 +7,13 @@ import functools
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from scripted_client import Client, choose, new_guest, run
-from server_process import ServerProcess
+from server_process import Serve, ServerProcess
 from stored_games import store_record
 
 from okgin.bots import make_player
@@ -33,11 +32,10 @@ SHORT = {"preset": "oklahoma", "target": 40}
 RECORDS = Path(__file__).parents[2] / "records"
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "games.db").start()
-    yield process
-    process.stop()
+@pytest.fixture(scope="module")
+def server(serve: Serve) -> ServerProcess:
+    """One server for the module (each test plays games of its own), without seeds."""
+    return serve()
 
 
 def test_hint_advice_review_and_statistics_over_a_whole_game(server: ServerProcess) -> None:

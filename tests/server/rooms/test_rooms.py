@@ -7,14 +7,13 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from scripted_client import Client, assert_fair, choose, new_guest, open_room, run, take_seat, wait_for
-from server_process import ServerProcess
+from server_process import Serve, ServerProcess
 
 from okgin.rules import preset
 from okgin.server.rooms.room import Phase, Room, RoomError, Seat
@@ -22,11 +21,10 @@ from okgin.server.rooms.room import Phase, Room, RoomError, Seat
 SHORT = {"preset": "oklahoma-multiplayer", "target": 30}
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "rooms.db", allow_seeds=True, extra=("--away-seconds", "0.5")).start()
-    yield process
-    process.stop()
+@pytest.fixture(scope="module")
+def server(serve: Serve) -> ServerProcess:
+    """One server for the module (each test opens rooms of its own): seats go away after 0.5 s."""
+    return serve(allow_seeds=True, extra=("--away-seconds", "0.5"))
 
 
 def test_two_people_and_a_computer_finish_a_game_watched_and_rematch(server: ServerProcess) -> None:

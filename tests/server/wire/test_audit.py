@@ -16,18 +16,19 @@ import pytest
 import websockets
 from real_servers import Postgres
 from scripted_client import Client, new_guest, open_room, run
-from server_process import ServerProcess
+from server_process import Serve, ServerProcess
 
 from okgin.server.wire.headers import origin_allowed
 
 SHORT = {"preset": "oklahoma", "target": 25}
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "audit.db", allow_seeds=True).start()
+@pytest.fixture(scope="module")
+def server(serve: Serve) -> Iterator[ServerProcess]:
+    """One server for the module (each test opens games and rooms of its own); after them all,
+    its log holds no traceback."""
+    process = serve(allow_seeds=True)
     yield process
-    process.stop()
     log = process.log()
     assert "Traceback" not in log, log
 
