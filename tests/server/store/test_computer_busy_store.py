@@ -25,24 +25,50 @@ def test_a_computer_player_tries_again_after_the_store_was_busy(tmp_path: Path) 
         async def go() -> dict[str, Any]:
             client = await Client.connect(server.ws_url)
             state = await client.open_game({"type": "new", "opponents": ["hard"]})
-            while state["view"]["to_act"] == state["view"]["seat"]:  # until the computer's first turn
+            for _ in range(200):  # a computer's turn whose save the lock comes before
+                if state["view"]["result"] is not None:
+                    await client.request({"type": "next"}, 60)
+                    state = await client.wait_my_move(60)
+                    continue
                 message = choose(state)
                 assert message is not None
+                logged = _log_rows(db, client.game or "")
                 answer = await client.request(message, 60)
                 assert answer["type"] == "ack", answer
                 state = client.state or {}
-            # `hard` thinks in a process pool started for its first decision (a second or so):
-            # the store is locked before that move is saved, for longer than a save waits.
-            locker = sqlite3.connect(db, timeout=30, isolation_level=None)
-            locker.execute("BEGIN IMMEDIATE")
-            await asyncio.sleep(SQLITE_BUSY_SECONDS + 2)
-            locker.execute("COMMIT")
-            locker.close()
-            await client.wait_my_move(60)  # the computer's move came: the person's turn again
-            await client.close()
-            return client.state or {}
+                if state["view"]["to_act"] == state["view"]["seat"] or state["view"]["result"] is not None:
+                    continue  # still the person's turn (a draw), or the hand ended: no computer move
+                # The store locked, then asked whether the computer's move is saved already: the
+                # person's move is one row; if none came after it, the computer's save is still to
+                # come and must meet the lock (held longer than a save waits). Otherwise it was
+                # quicker than this test: try the next turn.
+                locker = sqlite3.connect(db, timeout=30, isolation_level=None)
+                locker.execute("BEGIN IMMEDIATE")
+                if _log_rows(db, client.game or "", locker) > logged + 1:
+                    locker.execute("COMMIT")
+                    locker.close()
+                    state = await client.wait_my_move(60)
+                    continue
+                await asyncio.sleep(SQLITE_BUSY_SECONDS + 2)
+                locker.execute("COMMIT")
+                locker.close()
+                await client.wait_my_move(60)  # the computer's move came: the person's turn again
+                await client.close()
+                return client.state or {}
+            raise AssertionError("the computer saved before the lock at every turn of 200")
         state = run(go())
     finally:
         server.stop()
     assert "busy" in server.log()  # the computer's save did meet the locked store
     assert state["view"]["result"] is not None or state["view"]["to_act"] == state["view"]["seat"]
+
+
+def _log_rows(db: Path, game: str, connection: sqlite3.Connection | None = None) -> int:
+    """How many log rows game ``game`` has in the store (read on ``connection`` if given)."""
+    reader = connection or sqlite3.connect(db)
+    try:
+        row = reader.execute("SELECT count(*) FROM game_log WHERE game = ?", (game,)).fetchone()
+    finally:
+        if connection is None:
+            reader.close()
+    return int(row[0])
