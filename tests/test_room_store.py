@@ -15,9 +15,8 @@ from sqlalchemy import create_engine, text
 from okgin.rules import preset
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room, Seat
-from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.seats import matches
-from okgin.server.store.room_store import Conflict, GameWrite, text_array
+from okgin.server.store.room_store import Conflict, GameWrite, RoomTable, text_array
 from okgin.server.store.storage import StorageError, Store
 
 
@@ -30,10 +29,10 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return postgres.fresh_database()
 
 
-def solo_room(url: str) -> tuple[Store, RoomStore, Game, Room, str]:
+def solo_room(url: str) -> tuple[Store, RoomTable[Room], Game, Room, str]:
     """A store holding one solo room (a person against `easy`) and its new game."""
     store = Store(url)
-    rooms = RoomStore(store)
+    rooms = RoomTable(store, Room.from_data)
     game = Game.deal(preset("oklahoma"), seed=2)
     room, token = Room.solo_game(game.match.rules, ["easy"])
     room.game = game.id

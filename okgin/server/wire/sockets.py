@@ -201,7 +201,7 @@ class Connection:
         levels = opponents_field(message)
         if rules.players != len(levels) + 1:
             rules = rules.replace(players=len(levels) + 1)
-        live, token = await self.hall.solo(rules, levels, self._seed(message))
+        live, token = await self.hall.solo(rules, levels, self._seed(message), self.player_id)
         if self.player_id is not None and live.room.game is not None:
             game_id, code = live.room.game, live.room.code
             await anyio.to_thread.run_sync(self.players.sat_in_game, game_id, {0: self.player_id})
@@ -229,7 +229,8 @@ class Connection:
         players = int_field(message, "players", rules.players)
         timer = message.data.get("timer")
         name = self._name(message)
-        live, token = await self.hall.open(rules, players, name, timer, self.settings.away_grace)
+        live, token = await self.hall.open(rules, players, name, timer, self.settings.away_grace,
+                                           self.player_id)
         await self._took(live.room.code, 0, name)
         await self._watch(live, 0, token)
         return None
@@ -260,7 +261,7 @@ class Connection:
             raise RoomError("you already have a seat")
         seat, name = int_field(message, "seat"), self._name(message)
         await self._can_stake(live)
-        change = await live.sit(seat, name)
+        change = await live.sit(seat, name, self.player_id)
         await self._took(live.room.code, seat, name)
         await self._watch(live, seat, change.token)  # the token saved, if the change was re-run
         return None
