@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from okgin.server.refusals import Code
 from okgin.server.rooms.room import Room, RoomError
+from okgin.server.rooms.turns import turn_deadline
+from okgin.server.store.chips import Short
 from okgin.server.store.room_store import GameWrite
+from okgin.server.store.storage import StorageError
 
 if TYPE_CHECKING:
     from okgin.server.rooms.games import Game
+    from okgin.server.rooms.services import RoomServices
+
+log = logging.getLogger("okgin.server")
 
 
 @dataclass(slots=True)
@@ -62,3 +70,24 @@ def game_write(room: Room, game: Game, change: Change) -> GameWrite:
         stakes=(room.stakes.stake, tuple(staked)) if change.new_game and staked else None,
         payout=change.payout,
     )
+
+
+def save_change(services: RoomServices, room: Room, game: Game | None, change: Change) -> None:
+    """Write ``change``: the room (compare-and-set: ``Conflict``), its game's new rows, the seats'
+    players, all in one transaction. A game's stakes short is the room's refusal; a store that
+    failed is ``NotSaved`` (one line in the log, not a traceback). The caller reloads after any
+    failure: nothing was written."""
+    if change.game:  # the room's rule: a person's new turn against the clock gets its deadline
+        room.deadline = turn_deadline(room, game, time.time())
+    write = game_write(room, game, change) if change.game and game is not None else None
+    try:
+        services.rooms.save(room, write, change.seated)
+    except Short as short:  # a game's stakes, all or none: none were taken
+        name = room.names[short.seat]
+        raise RoomError(f"{name} has {short.balance} chips, fewer than the stake of {short.stake}: "
+                        "lower the stake, or wait for tomorrow's chips") from None
+    except StorageError as error:  # a locked or lost database
+        log.warning("room %s: %s", room.code, error)
+        raise NotSaved("the game could not be saved, so nothing changed: try again") from None
+    if write is not None and game is not None:
+        game.saved(len(write.rows))

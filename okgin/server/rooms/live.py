@@ -1,13 +1,9 @@
-"""One room this process serves: its lock, the commit of each change, the reload, the broker's
-messages and who is here.
-
-A change (a pure command of ``commands``) runs in a worker thread under the room's lock: the
-engine checks and applies it, then the room (compare-and-set on its version) and the game
-record are saved together. If the save fails the room is reloaded from the store, so an error
-always means nothing changed. Every saved change is published on the broker; each process then
-pushes fresh per-seat frames (``watchers``) to its own connections (reloading first when the
-version is newer than its own).
-"""
+"""One room this process serves, an actor: its lock, each change committed, the reload, the
+broker's messages and who is here. A change (a pure command of ``commands``) runs in a worker
+thread under the lock; the room (compare-and-set on its version) and its game are saved together,
+and a failed save reloads the room, so an error always means nothing changed. Every saved change
+is published; each process pushes fresh per-seat frames (``watchers``) to its own connections
+(reloading first when the version is newer than its own)."""
 
 from __future__ import annotations
 
@@ -15,25 +11,21 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import anyio.to_thread
 
-from okgin.actions import PlayerAction
 from okgin.errors import OkginError
 from okgin.server.rooms import commands
 from okgin.server.rooms.autoplay import Autoplay
 from okgin.server.rooms.catch_up import stored_game
-from okgin.server.rooms.changes import Change, NotSaved, RoomClosed, Stale, game_write
-from okgin.server.rooms.commands import Seen
+from okgin.server.rooms.changes import Change, NotSaved, RoomClosed, Stale, save_change
 from okgin.server.rooms.games import Game
-from okgin.server.rooms.room import Phase, Room, RoomError
+from okgin.server.rooms.room import Phase, Room
 from okgin.server.rooms.services import PROCESS, RoomServices
-from okgin.server.rooms.stakes import TableStakes
-from okgin.server.rooms.turns import turn_deadline
+from okgin.server.rooms.table import TableCommands
 from okgin.server.rooms.watchers import Frames, Spectators, Watcher, make_frames, send
-from okgin.server.store.chips import Short
 from okgin.server.store.room_store import Conflict
 from okgin.server.store.storage import StorageError
 
@@ -41,8 +33,8 @@ log = logging.getLogger("okgin.server")
 __all__ = ["PROCESS", "Change", "LiveRoom", "NotSaved", "RoomClosed", "Stale", "Watcher"]
 
 
-class LiveRoom:
-    """One room in this process."""
+class LiveRoom(TableCommands):
+    """One room in this process (what the table asks of it: ``TableCommands``)."""
 
     def __init__(self, services: RoomServices, room: Room, game: Game | None) -> None:
         self.services = services
@@ -96,9 +88,8 @@ class LiveRoom:
         return change
 
     def _change(self, mutate: Callable[[], Change], watchers: list[Watcher]) -> tuple[Change, Frames | None]:
-        """The change saved, and the frames it shows ``watchers`` (None: nothing to show, or
-        the frames failed, and the change stays made: they are made again when it is published).
-        One thread job for both: each hop to a worker thread and back costs the event loop too."""
+        """The change saved, and the frames it shows ``watchers`` (None: nothing to show, or the
+        frames failed: they are made again when it is published). One thread job for both."""
         change = self._mutate_and_save(mutate)
         if not change.save:
             return change, None
@@ -120,7 +111,8 @@ class LiveRoom:
             if change.dealt is not None:
                 self.game = change.dealt
         except OkginError:
-            if again and self._behind():
+            stored = self.services.rooms.load(self.room.code) if again else None
+            if stored is not None and stored.version > self.room.version:  # we are behind
                 self._reload()
                 return self._mutate_and_save(mutate, again=False)
             raise  # the engine and the room check before they change anything
@@ -129,37 +121,21 @@ class LiveRoom:
             raise
         if not change.save:
             return change
-        if change.game:  # the room's rule: a person's new turn against the clock gets its deadline
-            self.room.deadline = turn_deadline(self.room, self.game, time.time())
         try:
-            write = game_write(self.room, self.game, change) if change.game and self.game else None
-            self.services.rooms.save(self.room, write, change.seated)
-            if write is not None and self.game is not None:
-                self.game.saved(len(write.rows))
+            save_change(self.services, self.room, self.game, change)
         except Conflict:
             self._reload()
             if again:
                 return self._mutate_and_save(mutate, again=False)
             raise Stale("stale: someone else moved first; look again and retry") from None
-        except Short as short:  # a game's stakes, all or none: none were taken
-            self._reload()
-            name = self.room.names[short.seat]
-            raise RoomError(f"{name} has {short.balance} chips, fewer than the stake of {short.stake}: "
-                            "lower the stake, or wait for tomorrow's chips") from None
-        except StorageError as error:  # a locked or lost database: one line in the log, not a traceback
-            log.warning("room %s: %s", self.room.code, error)
+        except NotSaved:
             with contextlib.suppress(StorageError):  # if unreadable too, the next change reads it first
                 self._reload()
-            raise NotSaved("the game could not be saved, so nothing changed: try again") from None
+            raise
         except BaseException:
             self._reload()
             raise
         return change
-
-    def _behind(self) -> bool:
-        """True when the stored room is newer than ours (only asked after a refusal)."""
-        stored = self.services.rooms.load(self.room.code)
-        return stored is not None and stored.version > self.room.version
 
     def _reload(self) -> None:
         """Read the room and its game back from the store: the truth after a failed change."""
@@ -170,48 +146,6 @@ class LiveRoom:
         self.room = room
         self.game = stored_game(self.services.store, room.game, self.game)
         self._diverged = False
-
-    # -- commands: what the table does to the room, each one change (see ``commands``) --------
-
-    async def sit(self, seat: int, name: object, player: str | None = None) -> Change:
-        """Take ``seat`` (for ``player``, if known: written with the room); the change carries
-        the seat's token (the one saved, if it was re-run)."""
-        return await self.commit(lambda: commands.sit(self.room, seat, name, player))  # type: ignore[arg-type]
-
-    async def set_computer(self, by: int | None, seat: int, level: object) -> Change:
-        return await self.commit(
-            lambda: commands.computer(self.room, by, seat, level, time.time()))  # type: ignore[arg-type]
-
-    async def clear(self, by: int | None, seat: int) -> Change:
-        return await self.commit(lambda: commands.clear(self.room, by, seat))
-
-    async def leave(self, seat: int) -> Change:
-        """A person leaves the table for good (a computer player takes the seat)."""
-        return await self.commit(lambda: commands.leave(self.room, seat))
-
-    async def set_stakes(self, by: int | None, stake: object, split: object, cutoff: object) -> Change:
-        """Host, in the lobby: the table's stake and prize rule, each seated person's chips read
-        for the command in its own job."""
-        def stakes() -> Change:
-            table = TableStakes.read(stake, split, cutoff)
-            wallets, room = self.services.wallets, self.room
-            room.may_set_stakes(by)  # refused before the store is read, as ever
-            return commands.stakes(room, by, table, wallets.seat_players(room.code), wallets.balance)
-        return await self.commit(stakes)
-
-    async def begin(self, by: int | None, seed: int | None, rematch: bool) -> Change:
-        """Start the room's game (or a rematch with the same seats): a fresh deal, saved with the room."""
-        return await self.commit(lambda: commands.begin(self.room, by, seed, rematch))
-
-    async def apply(self, seat: int, action: str | PlayerAction, seen: Seen | None = None) -> Change:
-        """Play ``seat``'s move: a person's text, or a computer player's (or the turn timer's)
-        decision with ``seen``, the game and moves it was made on (refused as Stale if the
-        game has moved on since)."""
-        return await self.commit(lambda: commands.play(self.room, self.game, seat, action, seen))
-
-    async def next_hand(self, seen: object) -> Change:
-        """Deal the next hand. ``seen``: the hand number the asker saw end (another may have asked first)."""
-        return await self.commit(lambda: commands.next_hand(self.room, self.game, seen))
 
     # -- frames ---------------------------------------------------------------------------
 
@@ -274,21 +208,6 @@ class LiveRoom:
             frames = await anyio.to_thread.run_sync(self._frames, [watcher], None)
             send([watcher], frames)
 
-    async def say(self, seat: int, phrase: str) -> None:
-        said = {"seat": seat, "name": self.room.names[seat], "phrase": phrase}
-        await self.services.broker.publish(self.channel, {"room": self.room.code, "say": said})
-
-    async def coach(self, seat: int, kind: str, ident: int | None, data: Mapping[str, Any]) -> dict[str, Any]:
-        """The coach's answer (``kind``: hint, advice or review; its message's id and fields) for
-        ``seat``: read under the lock, worked out in a thread after it, so a slow review never
-        holds up the room's moves."""
-        async with self.lock:
-            game = self.game
-            if game is None:
-                raise RoomError("the game has not started")
-            work = self.services.coach(game.match, self.room.names, seat, kind, ident, data)
-        return await anyio.to_thread.run_sync(work)
-
     # -- attendance -----------------------------------------------------------------------
 
     async def attach(self, watcher: Watcher) -> None:
@@ -320,10 +239,9 @@ class LiveRoom:
         self.wake()
 
     async def detach(self, watcher: Watcher, staying: bool = False) -> None:
-        """``watcher`` goes; the room leaves this process's memory when nobody is left, unless
-        the same page is ``staying`` (it swaps its window: a spectator who sits, a player who
-        leaves the table and watches), or it would come back to a room this process no
-        longer serves nor hears."""
+        """``watcher`` goes; the room leaves this process's memory when nobody is left, unless the
+        same page is ``staying`` (it swaps its window: a spectator who sits, a player who leaves
+        the table and watches), or it would come back to a room this process no longer hears."""
         self.watchers.discard(watcher)
         seat = watcher.seat
         still_here = any(other.seat == seat for other in self.watchers)
@@ -367,8 +285,7 @@ class LiveRoom:
         now = time.time()
         for seat in present:
             if seat not in held:
-                # If the room moved on or was removed, whoever is here sees it anyway.
-                with contextlib.suppress(OkginError):
+                with contextlib.suppress(OkginError):  # the room moved on or was removed: all see it
                     await self.commit(lambda seat=seat: commands.went_away(self.room, seat, now))  # type: ignore[misc]
 
     @property
