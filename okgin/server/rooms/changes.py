@@ -69,6 +69,7 @@ def game_write(room: Room, game: Game, change: Change) -> GameWrite:
         winner=final.winner if final else None, scores=final.scores if final else None,
         stakes=(room.stakes.stake, tuple(staked)) if change.new_game and staked else None,
         payout=change.payout,
+        people=tuple(i for i, s in enumerate(room.seats) if s.kind == "person") if change.new_game else (),
     )
 
 

@@ -45,6 +45,9 @@ class GameWrite:
     """A staked game begun: (the stake, the seats staking), taken with the game's first write."""
     payout: Mapping[int, int] | None = None
     """A staked game over: each staking seat's chips, paid with the game's last write."""
+    people: tuple[int, ...] = ()
+    """A room's new game: its people's seats, whose players (the room's seat rows) become the
+    game's in the same transaction."""
 
     @property
     def new(self) -> bool:
@@ -121,6 +124,7 @@ class RoomTable(Generic[R]):
                 raise Conflict(room.code)
             _seat_players(db, room.code, seated)
             if game is not None:
+                _game_players(db, room.code, game)
                 _move_chips(db, room.code, game)
         room.version += 1
 
@@ -252,6 +256,20 @@ def _seat_players(db: Connection, room: str, seated: Mapping[int, str] | None) -
     for seat, player in (seated or {}).items():
         db.execute(delete(room_players).where(room_players.c.room == room, room_players.c.seat == seat))
         db.execute(insert(room_players).values(room=room, seat=seat, player=player))
+
+
+def _game_players(db: Connection, room: str, game: GameWrite) -> None:
+    """A room's new game: each of its people's seats is the game's seat of the player who took it."""
+    if not game.people:
+        return
+    query = select(room_players.c.seat, room_players.c.player).where(
+        room_players.c.room == room, room_players.c.seat.in_(game.people))
+    taken = {int(seat): str(player) for seat, player in db.execute(query)}
+    if taken:
+        db.execute(delete(game_players).where(game_players.c.game == game.id,
+                                              game_players.c.seat.in_(list(taken))))
+        db.execute(insert(game_players),
+                   [{"game": game.id, "seat": seat, "player": player} for seat, player in taken.items()])
 
 
 def _move_chips(db: Connection, room: str, game: GameWrite) -> None:
