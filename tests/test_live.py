@@ -13,6 +13,7 @@ from test_fairness import cards_in
 
 from okgin.rules import preset
 from okgin.server.coach.answers import coach_work
+from okgin.server.players.identity import Players
 from okgin.server.rooms.broker import LocalBroker
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.hall import Hall
@@ -158,3 +159,22 @@ def test_a_spectators_options_are_answered_from_the_last_frames_while_the_room_i
         assert _kinds(seen[name]) == ["state"], name  # the room as it was shown: not again
         assert seen[name][0] == {**state, "event": None}, name  # the table as it is, no move to show
     assert seen["ann"] == [] and seen["ben"] == []
+
+
+def test_the_seats_a_room_gives_are_its_players_from_the_save_that_gives_them(tmp_path: Path) -> None:
+    """A host who opens a room and a guest who sits are written as the seats' players by the
+    room's own save (no later write for the socket to make), and a room's game takes them."""
+    async def go() -> tuple[int | None, int | None, dict[str, int], str | None]:
+        store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
+        live, _token = await hall.open(preset("oklahoma"), 2, "Ann", None, 60.0, "p-ann")
+        await live.sit(1, "Ben", "p-ben")
+        await live.begin(0, 4, rematch=False)
+        players = Players(store.engine)
+        seats = (players.seat_in_room("p-ann", live.room.code), players.seat_in_room("p-ben", live.room.code),
+                 players.games_of("p-ben"), live.room.game)
+        store.close()
+        return seats
+
+    ann, ben, games, game = run(go())
+    assert (ann, ben) == (0, 1) and game is not None and games == {game: 1}
