@@ -21,14 +21,13 @@ from okgin.bots import make_player, memo
 from okgin.rules import preset
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room
-from okgin.server.rooms.room_store import RoomStore
-from okgin.server.store.room_store import GameWrite
+from okgin.server.store.room_store import GameWrite, RoomTable
 from okgin.server.store.storage import Store
 
 NAMES = ("You", "Ruby")
 
 
-def play_whole_game(rooms: RoomStore, seed: int) -> Game:
+def play_whole_game(rooms: RoomTable[Room], seed: int) -> Game:
     """A new game against `normal`, played to its end with `simple` in seat 0, saved as it goes
     (its room, and each action's row in the game's log)."""
     game = Game.deal(preset("oklahoma"), seed)
@@ -63,7 +62,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    games = RoomStore(Store(f"sqlite:///{tempfile.mkdtemp()}/games.db"))
+    games = RoomTable(Store(f"sqlite:///{tempfile.mkdtemp()}/games.db"), Room.from_data)
     for warm in range(3):  # the engine's shared tables and interned texts
         play_whole_game(games, args.seed + 10_000 + warm)
     _empty_shared_caches()

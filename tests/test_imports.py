@@ -88,7 +88,7 @@ def test_prizes_and_pairing_are_pure_logic_beside_the_engine(module):
 
 
 SERVER = PACKAGE / "server"
-FLOORS = ["app", "pages", "tournaments", "wire", "players", "rooms", "coach", "store", "refusals"]
+FLOORS = ["app", "pages", "tournaments", "wire", "players", "coach", "rooms", "store", "refusals"]
 """The server's floors from the top: each module imports only its own floor and those below
 (``refusals``, the error codes every floor refuses with, is the bottom)."""
 
@@ -132,7 +132,7 @@ def test_every_server_module_is_on_a_floor() -> None:
 
 
 def test_no_server_module_imports_a_higher_floor() -> None:
-    """app → pages → wire → players → rooms → coach → store (→ refusals): nothing runs back up."""
+    """app → pages → wire → players → coach → rooms → store (→ refusals): nothing runs back up."""
     assert upward_imports(SERVER) == []
 
 

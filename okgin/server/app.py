@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -17,6 +18,8 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from okgin.server.coach import statistics
+from okgin.server.coach.answers import coach_work
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
 from okgin.server.pages.profile import profile_routes
@@ -37,8 +40,7 @@ from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.sessions import Sessions
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.hall import Hall
-from okgin.server.rooms.live import PROCESS
-from okgin.server.rooms.room_store import RoomStore
+from okgin.server.rooms.services import PROCESS, RoomServices
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
 from okgin.server.store.tournament_store import TournamentStore
@@ -89,7 +91,11 @@ def create_app(
     presence = make_presence(broker_url, PROCESS)
     players = Players(store.engine)
     rated = RatingStore(store.engine)
-    hall = Hall(RoomStore(store), broker, thinking, presence, finished=rated.rate_later)
+    poked = asyncio.Event()  # a tournament's table ended here: its director looks again at once
+    hall = Hall(RoomServices.of(
+        store, broker, thinking, coach_work, presence, finished=rated.rate_later,
+        solo_finished=functools.partial(statistics.record_finished, store.engine),
+        table_finished=lambda _code: poked.set()))
     limiter = Limiter(limits)
     metrics = Metrics(lambda: len(hall))
 
@@ -101,7 +107,7 @@ def create_app(
         return False
 
     tournaments = TournamentStore(store.engine)
-    director = Director(hall, tournaments, players, away_seconds)
+    director = Director(hall, tournaments, players, away_seconds, poked=poked)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

@@ -6,8 +6,7 @@ from typing import Any
 
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room
-from okgin.server.rooms.room_store import RoomStore
-from okgin.server.store.room_store import GameWrite
+from okgin.server.store.room_store import GameWrite, RoomTable
 from okgin.server.store.storage import Store
 
 
@@ -21,7 +20,7 @@ def store_record(store: Store, game_id: str, record: dict[str, Any], levels: lis
     if final is not None:
         room.finish()
     rows = game.unsaved()
-    RoomStore(store).create(room, GameWrite(
+    RoomTable(store, Room.from_data).create(room, GameWrite(
         game.id, 0, rows, room.levels(), head=game.head(record["players"]),
         winner=final.winner if final else None, scores=final.scores if final else None))
     game.saved(len(rows))

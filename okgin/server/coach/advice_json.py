@@ -2,34 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
-from okgin.actions import Action
 from okgin.advice import Analysis, analyse
 from okgin.advice.review import action_words, review_json, review_match
-from okgin.cards import DECK, Card
 from okgin.match import Match
+from okgin.server.rooms.notation import cards, notation
 from okgin.view import SeatView
-
-
-@functools.lru_cache(maxsize=4096)
-def notation(action: Action) -> str:
-    """An action as the client sees it: its record notation without the seat number."""
-    text = str(action).strip()
-    head, _, rest = text.partition(" ")
-    return rest if head.isdigit() else text
-
-
-_TEXT = tuple(str(card) for card in DECK)
-"""Each card's notation by its index (a dataclass's hash, asked for every card of every frame,
-cost more than the rest of writing it)."""
-
-
-def cards(values: Sequence[Card]) -> list[str]:
-    return [_TEXT[card.index] for card in values]
-
 
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:

@@ -2,8 +2,9 @@
 one check that a seat can pay a table's stake, and who may open a finished game by its id.
 
 The socket (``wire.sockets``) asks here and knows nothing of these rows; the store's work runs
-in a worker thread (``anyio.to_thread``), never on the event loop. It imports nothing of the
-rooms, so a room may call ``check_stake`` and ``stake_refusal`` too.
+in a worker thread (``anyio.to_thread``), never on the event loop. The stake check itself
+is the rooms' (``rooms.stakes.check_stake``), one check with one wording for a seat taken, a
+stake set and a start.
 """
 
 from __future__ import annotations
@@ -15,31 +16,8 @@ import anyio.to_thread
 
 from okgin.server.players.identity import Players
 from okgin.server.players.sharing import Sharing
-from okgin.server.store.chips import ChipsError, Wallets
-
-
-class CannotPay(ChipsError):
-    """A seat cannot pay the table's stake: no player behind it, or too few chips."""
-
-
-def stake_refusal(name: str, stake: int, balance: int | None) -> CannotPay:
-    """The one refusal for a seat that cannot pay ``stake``: ``balance`` None when nobody's
-    wallet stands behind it (a program, without a session)."""
-    if balance is None:
-        return CannotPay(f"{name} has no wallet for chips: a table that plays for chips is for "
-                         "players in a browser")
-    return CannotPay(f"{name} has {balance} chips, fewer than the stake of {stake}: "
-                     "lower the stake, or wait for tomorrow's chips")
-
-
-def check_stake(wallets: Wallets, player: str | None, name: str, stake: int) -> None:
-    """Refuse (``stake_refusal``) a seat whose ``player`` cannot pay ``stake`` now. A check in
-    advance only: the start takes the stakes, all or none, and refuses then if chips went."""
-    if not stake:
-        return
-    balance = None if player is None else wallets.balance(player)
-    if balance is None or balance < stake:
-        raise stake_refusal(name, stake, balance)
+from okgin.server.rooms.stakes import check_stake
+from okgin.server.store.chips import Wallets
 
 
 @dataclass(frozen=True, slots=True)

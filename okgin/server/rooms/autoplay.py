@@ -15,31 +15,45 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
+from okgin.actions import PlayerAction
 from okgin.bots import Player
 from okgin.errors import OkginError
-from okgin.server.rooms.changes import NotSaved, Stale
-from okgin.server.rooms.room import Phase
+from okgin.server.rooms.changes import Change, NotSaved, Stale
+from okgin.server.rooms.games import Game
+from okgin.server.rooms.room import Phase, Room
+from okgin.server.rooms.services import RoomServices
 from okgin.server.rooms.thinking import computer_player
-
-if TYPE_CHECKING:
-    from okgin.server.rooms.games import Game
-    from okgin.server.rooms.live import LiveRoom
+from okgin.server.rooms.turns import Turn, timed_turn
 
 log = logging.getLogger("okgin.server")
 
-Turn = tuple[str, int, tuple[int, int]]
-"""A person's turn a timer runs for: (game id, seat, moves)."""
 RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 """Waits before a move the store did not save is tried again (the last one repeats)."""
 T = TypeVar("T")
 
 
+class Table(Protocol):
+    """The room the computer players and the timer play at (a ``LiveRoom``): what they read
+    under its lock, and the two moves they make through it, as a person's are made."""
+
+    room: Room
+    game: Game | None
+    lock: asyncio.Lock
+    services: RoomServices
+
+    async def apply(
+        self, seat: int, action: str | PlayerAction, seen: tuple[Game, tuple[int, int]] | None = None,
+    ) -> Change: ...
+
+    async def next_hand(self, seen: object) -> Change: ...
+
+
 class Autoplay:
     """One room's computer players (one task at a time) and its turn timer."""
 
-    def __init__(self, live: LiveRoom) -> None:
+    def __init__(self, live: Table) -> None:
         self.live = live
         self._bots: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
@@ -63,7 +77,7 @@ class Autoplay:
             if self._computer_to_act():
                 self._bots = loop.create_task(self._play_bots())
             else:  # as the computer players do when they stop
-                loop.call_soon(live.hall.forget_if_idle, live)
+                loop.call_soon(live.services.idle, live)
         self.arm_timer()
 
     def _computer_to_act(self) -> bool:
@@ -100,7 +114,7 @@ class Autoplay:
         except OkginError as error:
             log.warning("room %s: a computer player's move failed: %s", live.room.code, error)
         finally:
-            live.hall.forget_if_idle(live)
+            live.services.idle(live)
 
     async def _bot_turn(self) -> bool:
         live = self.live
@@ -118,7 +132,7 @@ class Autoplay:
         if seat is None or level is None or view is None:  # a tournament's table nobody is at
             await live.next_hand(hands)
             return True
-        action = await live.hall.thinking.decide(level, self._player(seat, level), view, game.rng)
+        action = await live.services.thinking.decide(level, self._player(seat, level), view, game.rng)
         with contextlib.suppress(Stale):
             await live.apply(seat, action, (game, moves))
         return True
@@ -138,18 +152,15 @@ class Autoplay:
 
     # -- the turn timer -------------------------------------------------------------------
 
-    def deadline(self) -> float | None:
-        """A new turn's deadline, saved with the move that starts the turn (None: no timer)."""
-        timer = self.live.room.timer
-        return time.time() + timer if timer and self.turn() is not None else None
-
     def arm_timer(self) -> None:
         """With a turn timer, a person who lets it run out has that one move made for them.
 
-        The deadline is the room's, saved with the move that began the turn, so every process
-        serving the room waits for the same moment (the first to act wins; the others' moves
-        are then out of date). Armed once per turn: a later call for the same turn (someone
-        entering the room, a frame shown again) leaves it alone."""
+        The deadline is the room's (``turns``), saved with the move that began the turn, so
+        every process shows the same one. Only the process that committed that move arms the
+        timer for it (``LiveRoom.commit``); another process arms it only when something wakes
+        the room there (a page coming in, a change of its own, a tournament's director looking
+        at its table), and then waits for the same moment (the first to act wins; the others'
+        moves are then out of date). Armed once per turn: a later call for the same turn leaves it alone."""
         self._arm_deal()
         turn = self.turn()
         if turn is not None and turn == self._timed and self._timer is not None and not self._timer.done():
@@ -192,14 +203,7 @@ class Autoplay:
 
     def turn(self) -> Turn | None:
         """The person's turn a timer would run for: (game, seat, moves), or None."""
-        live = self.live
-        game = live.game
-        if live.room.timer is None or game is None or live.room.phase is not Phase.PLAYING:
-            return None
-        seat = game.to_act()
-        if seat is None or live.room.levels()[seat] is not None:
-            return None
-        return game.id, seat, game.moves
+        return timed_turn(self.live.room, self.live.game)
 
     async def _time_out(self, turn: Turn, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -207,7 +211,8 @@ class Autoplay:
         if game is None or self.turn() != turn:
             return  # the person moved in time (or the game moved on another way)
         view = game.match.view(seat)
-        action = await self.live.hall.thinking.decide("normal", self._player(seat, "normal"), view, game.rng)
+        thinking = self.live.services.thinking
+        action = await thinking.decide("normal", self._player(seat, "normal"), view, game.rng)
         self._timer = None
         with contextlib.suppress(OkginError):
             await self._until_saved("a timed-out turn's move",

@@ -16,7 +16,7 @@ from okgin.actions import parse_action
 from okgin.errors import OkginError
 from okgin.record import deal_from_json
 from okgin.server.rooms.games import Game
-from okgin.server.store.storage import LogRow
+from okgin.server.store.storage import LogRow, Store
 
 
 def catch_up(game: Game, rows: Sequence[LogRow]) -> bool:
@@ -40,3 +40,14 @@ def catch_up(game: Game, rows: Sequence[LogRow]) -> bool:
         return False
     game.saved(len(rows))
     return True
+
+
+def stored_game(store: Store, game_id: str | None, game: Game | None) -> Game | None:
+    """The room's game ``game_id`` as stored: ``game`` caught up if it is that game and its
+    new rows apply, else read from the start (None: no game, or it is gone)."""
+    if game_id is None:
+        return None
+    if game is not None and game.id == game_id and catch_up(game, store.log_after(game.id, game.version)):
+        return game
+    stored = store.load(game_id)
+    return Game.from_record(stored.id, stored.record, stored.version) if stored else None

@@ -18,7 +18,7 @@ from okgin.hand import Hand, HandResult
 from okgin.match import FinalTally
 from okgin.melds import Arrangement, arrangement_of_mask, best_discard_of_mask, deadwood_of_mask
 from okgin.rules import Rules
-from okgin.server.coach.advice_json import cards, notation
+from okgin.server.rooms.notation import cards, notation
 from okgin.view import PublicView, SeatView
 
 

@@ -1,23 +1,23 @@
-"""Every live room of this process, loaded from the store on first use and dropped when idle."""
+"""Every live room of this process, loaded from the store on first use and dropped when idle:
+the registry of rooms. What the rooms use outside themselves is their ``RoomServices``."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
-from collections.abc import Callable
 
 import anyio.to_thread
 
 from okgin.rules import Rules
-from okgin.server.rooms.broker import Broker
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.live import LiveRoom
-from okgin.server.rooms.presence import REFRESH, LocalPresence, Presence
+from okgin.server.rooms.presence import REFRESH
 from okgin.server.rooms.room import Room
-from okgin.server.rooms.room_store import RoomStore
-from okgin.server.rooms.thinking import Thinking
+from okgin.server.rooms.services import RoomServices
 from okgin.server.store.room_store import GameWrite
+from okgin.server.store.storage import Store
 
 log = logging.getLogger("okgin.server")
 
@@ -25,22 +25,15 @@ log = logging.getLogger("okgin.server")
 class Hall:
     """Every live room of this process, loaded from the store on first use."""
 
-    def __init__(
-        self, rooms: RoomStore, broker: Broker, thinking: Thinking, presence: Presence | None = None,
-        finished: Callable[[str, bool], None] | None = None,
-    ) -> None:
-        self.rooms = rooms
-        self.finished = finished
-        """Told (in a worker thread) each game this process saw finish, and whether it was a
-        game against the computer (solo): the app rates it (players/rating_store)."""
-        self.store = rooms.store
-        self.broker = broker
-        self.thinking = thinking
-        self.presence: Presence = presence or LocalPresence()
+    def __init__(self, services: RoomServices) -> None:
+        self.services = dataclasses.replace(services, idle=self.forget_if_idle)
+        """Each room's services: the ones given, with this hall told when a room may be idle."""
         self._live: dict[str, LiveRoom] = {}
-        self.table_finished: Callable[[str], None] = _nobody
-        """Told a tournament's code when one of its tables' match ends here (the tournaments'
-        floor listens; it also reads the store, so a table finished elsewhere is not missed)."""
+
+    @property
+    def store(self) -> Store:
+        """The games' store the rooms are saved in (the socket reads the players' chips there)."""
+        return self.services.store
 
     def __len__(self) -> int:
         return len(self._live)
@@ -48,54 +41,60 @@ class Hall:
     async def get(self, code: str) -> LiveRoom | None:
         if code in self._live:
             return self._live[code]
-        room = await anyio.to_thread.run_sync(self.rooms.load, code)
+        room = await anyio.to_thread.run_sync(self.services.rooms.load, code)
         return await self._keep(room) if room is not None else None
 
     async def by_game(self, game_id: str) -> LiveRoom | None:
         for live in self._live.values():
             if live.room.game == game_id:
                 return live
-        room = await anyio.to_thread.run_sync(self.rooms.by_game, game_id)
+        room = await anyio.to_thread.run_sync(self.services.rooms.by_game, game_id)
         if room is None or room.game != game_id:
             return None
         return self._live.get(room.code) or await self._keep(room)
 
-    async def solo(self, rules: Rules, levels: list[str], seed: int | None) -> tuple[LiveRoom, str]:
-        """A game against the computer: a room of its own, the person at seat 0 (and its token)."""
+    async def solo(
+        self, rules: Rules, levels: list[str], seed: int | None, player: str | None = None,
+    ) -> tuple[LiveRoom, str]:
+        """A game against the computer: a room of its own, the person at seat 0 (and its token;
+        ``player``, if known, written as that seat's with the room)."""
         game = await anyio.to_thread.run_sync(Game.deal, rules, seed)
         room, token = Room.solo_game(rules, levels)
         room.game = game.id
         room.games.append(game.id)
-        return await self.create(room, game), token
+        return await self.create(room, game, {0: player} if player is not None else None), token
 
     async def open(
         self, rules: Rules, players: int, name: object, timer: object, away_grace: float,
+        player: str | None = None,
     ) -> tuple[LiveRoom, str]:
-        """A room for friends, its host at seat 0 (and its token); nobody has been dealt yet."""
+        """A room for friends, its host at seat 0 (and its token; ``player``, if known, written
+        as that seat's with the room); nobody has been dealt yet."""
         room, token = Room.create(rules, players, name, timer, away_grace)  # type: ignore[arg-type]
-        return await self.create(room, None), token
+        return await self.create(room, None, {0: player} if player is not None else None), token
 
-    async def create(self, room: Room, game: Game | None) -> LiveRoom:
-        """Store a new room (and its first game) and serve it."""
+    async def create(self, room: Room, game: Game | None, seated: dict[int, str] | None = None) -> LiveRoom:
+        """Store a new room (and its first game, and the players ``seated``) and serve it."""
         write = None
         if game is not None:
             write = GameWrite(game.id, 0, game.unsaved(), room.levels(), head=game.head(room.names))
-        await anyio.to_thread.run_sync(self.rooms.create, room, write)
+        await anyio.to_thread.run_sync(self.services.rooms.create, room, write, seated)
         if game is not None and write is not None:
             game.saved(len(write.rows))
-        return self._serve(LiveRoom(self, room, game))
+        return self._serve(LiveRoom(self.services, room, game))
 
     async def _keep(self, room: Room) -> LiveRoom:
-        stored = await anyio.to_thread.run_sync(self.store.load, room.game) if room.game else None
+        store = self.services.store
+        stored = await anyio.to_thread.run_sync(store.load, room.game) if room.game else None
         game = await anyio.to_thread.run_sync(
             Game.from_record, stored.id, stored.record, stored.version) if stored else None
         if room.code in self._live:  # loaded twice at once: keep the first
             return self._live[room.code]
-        return self._serve(LiveRoom(self, room, game))
+        return self._serve(LiveRoom(self.services, room, game))
 
     def _serve(self, live: LiveRoom) -> LiveRoom:
         self._live[live.room.code] = live
-        self.broker.subscribe(live.channel, live.on_message)
+        self.services.broker.subscribe(live.channel, live.on_message)
         return live
 
     def serving(self, live: LiveRoom) -> LiveRoom:
@@ -109,7 +108,7 @@ class Hall:
         """Drop a room from memory once nobody watches it and no computer thinks (it stays stored)."""
         if live.idle and self._live.get(live.room.code) is live:
             del self._live[live.room.code]
-            self.broker.unsubscribe(live.channel, live.on_message)
+            self.services.broker.unsubscribe(live.channel, live.on_message)
 
     async def keep_presence(self) -> None:
         """For ever: every REFRESH seconds, mark who is here in every room we serve."""
@@ -125,13 +124,10 @@ class Hall:
         """Remove unfinished rooms and games nobody has touched for ``idle_seconds`` (a room a
         connection here watches is not abandoned, however long its players think)."""
         watched = [code for code, live in self._live.items() if live.watchers]
-        removed = await anyio.to_thread.run_sync(self.rooms.remove_idle, time.time() - idle_seconds, watched)
+        removed = await anyio.to_thread.run_sync(
+            self.services.rooms.remove_idle, time.time() - idle_seconds, watched)
         for code in removed:
             live = self._live.pop(code, None)
             if live is not None:
-                self.broker.unsubscribe(live.channel, live.on_message)
+                self.services.broker.unsubscribe(live.channel, live.on_message)
         return removed
-
-
-def _nobody(_tournament: str) -> None:
-    """Where the end of a tournament's table goes when no tournament floor listens."""

@@ -13,6 +13,7 @@ from typing import Any
 from okgin.errors import OkginError
 from okgin.match import Match
 from okgin.prizes import PrizeRules, penalty_points, split_pool
+from okgin.server.store.chips import ChipsError, Wallets
 
 MAX_STAKE = 1000
 """The largest stake a table may set: the daily grant, so one day's chips can always play."""
@@ -52,6 +53,30 @@ class TableStakes:
             return cls()
         prizes = PrizeRules(data["winner_percent"], data["cutoff"], data["split"])
         return cls(int(data["stake"]), prizes)
+
+
+class CannotPay(ChipsError):
+    """A seat cannot pay the table's stake: no player behind it, or too few chips."""
+
+
+def stake_refusal(name: str, stake: int, balance: int | None) -> CannotPay:
+    """The one refusal for a seat that cannot pay ``stake``: ``balance`` None when nobody's
+    wallet stands behind it (a program, without a session)."""
+    if balance is None:
+        return CannotPay(f"{name} has no wallet for chips: a table that plays for chips is for "
+                         "players in a browser")
+    return CannotPay(f"{name} has {balance} chips, fewer than the stake of {stake}: "
+                     "lower the stake, or wait for tomorrow's chips")
+
+
+def check_stake(wallets: Wallets, player: str | None, name: str, stake: int) -> None:
+    """Refuse (``stake_refusal``) a seat whose ``player`` cannot pay ``stake`` now. A check in
+    advance only: the start takes the stakes, all or none, and refuses then if chips went."""
+    if not stake:
+        return
+    balance = None if player is None else wallets.balance(player)
+    if balance is None or balance < stake:
+        raise stake_refusal(name, stake, balance)
 
 
 def game_penalties(match: Match) -> tuple[int, ...]:

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 
 from okgin.server.store import chips
 from okgin.server.store.db import one_statement
-from okgin.server.store.schema import game_log, games, rooms
+from okgin.server.store.schema import game_log, game_players, games, room_players, rooms
 from okgin.server.store.storage import LogRow, Store, compact_json, game_row, storage_errors
 
 
@@ -45,6 +45,9 @@ class GameWrite:
     """A staked game begun: (the stake, the seats staking), taken with the game's first write."""
     payout: Mapping[int, int] | None = None
     """A staked game over: each staking seat's chips, paid with the game's last write."""
+    people: tuple[int, ...] = ()
+    """A room's new game: its people's seats, whose players (the room's seat rows) become the
+    game's in the same transaction."""
 
     @property
     def new(self) -> bool:
@@ -81,21 +84,30 @@ class RoomTable(Generic[R]):
         self._make = make
         self.engine = store.engine
 
-    def create(self, room: R, game: GameWrite | None = None) -> None:
+    def create(self, room: R, game: GameWrite | None = None, seated: Mapping[int, str] | None = None) -> None:
+        """Write a new room (and its first game): ``seated``, the seats' players, with them (in
+        its game too, if it has one)."""
         now = time.time()
         with storage_errors("could not save the room"), self.engine.begin() as db:
             db.execute(insert(rooms).values(
                 code=room.code, version=room.version, created=now, updated=now,
                 phase=str(room.phase), game=room.game, data=compact_json(room.to_data()),
             ))
+            _seat_players(db, room.code, seated)
             if game is not None:
                 _write_game(db, game, now)
+                if seated:
+                    db.execute(insert(game_players), [
+                        {"game": game.id, "seat": seat, "player": player} for seat, player in seated.items()])
                 _move_chips(db, room.code, game)
 
-    def save(self, room: R, game: GameWrite | None = None) -> None:
-        """Write ``room`` if its stored version is ``room.version``, then bump it. Raises Conflict."""
+    def save(self, room: R, game: GameWrite | None = None, seated: Mapping[int, str] | None = None) -> None:
+        """Write ``room`` if its stored version is ``room.version``, then bump it. Raises Conflict.
+
+        ``seated``: seats the change gave to players, written in the same transaction (a staked
+        game's start reads them there)."""
         now = time.time()
-        if game is not None and not game.new and not game.moves_chips:
+        if game is not None and not game.new and not game.moves_chips and not seated:
             self._save_move(room, game, now)
             room.version += 1
             return
@@ -110,7 +122,9 @@ class RoomTable(Generic[R]):
             ).rowcount
             if written != 1:
                 raise Conflict(room.code)
+            _seat_players(db, room.code, seated)
             if game is not None:
+                _game_players(db, room.code, game)
                 _move_chips(db, room.code, game)
         room.version += 1
 
@@ -235,6 +249,27 @@ def text_array(texts: Iterable[str]) -> str:
     """``texts`` as a PostgreSQL array literal: each element in double quotes, with backslashes
     and double quotes escaped (so a comma, a brace or the word NULL stays text)."""
     return "{" + ",".join('"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"' for t in texts) + "}"
+
+
+def _seat_players(db: Connection, room: str, seated: Mapping[int, str] | None) -> None:
+    """Each of ``seated``'s seats of ``room`` is its player's (their later games are theirs too)."""
+    for seat, player in (seated or {}).items():
+        db.execute(delete(room_players).where(room_players.c.room == room, room_players.c.seat == seat))
+        db.execute(insert(room_players).values(room=room, seat=seat, player=player))
+
+
+def _game_players(db: Connection, room: str, game: GameWrite) -> None:
+    """A room's new game: each of its people's seats is the game's seat of the player who took it."""
+    if not game.people:
+        return
+    query = select(room_players.c.seat, room_players.c.player).where(
+        room_players.c.room == room, room_players.c.seat.in_(game.people))
+    taken = {int(seat): str(player) for seat, player in db.execute(query)}
+    if taken:
+        db.execute(delete(game_players).where(game_players.c.game == game.id,
+                                              game_players.c.seat.in_(list(taken))))
+        db.execute(insert(game_players),
+                   [{"game": game.id, "seat": seat, "player": player} for seat, player in taken.items()])
 
 
 def _move_chips(db: Connection, room: str, game: GameWrite) -> None:

@@ -24,8 +24,9 @@ from okgin.record import replay
 from okgin.server.players.identity import Players
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.hall import Hall
-from okgin.server.rooms.live import PROCESS, LiveRoom
+from okgin.server.rooms.live import LiveRoom
 from okgin.server.rooms.room import Phase, Room, Seat, new_code
+from okgin.server.rooms.services import PROCESS
 from okgin.server.store.storage import StorageError
 from okgin.server.store.tournament_store import Moved, StoredTournament, TableRow, TournamentStore
 from okgin.server.tournaments.events import Tournaments
@@ -43,17 +44,17 @@ class Director:
     """This process's part in running the tournaments."""
 
     def __init__(self, hall: Hall, store: TournamentStore, players: Players, away_grace: float,
-                 tick: float = TICK, lease: float = LEASE) -> None:
+                 tick: float = TICK, lease: float = LEASE, poked: asyncio.Event | None = None) -> None:
         self.hall = hall
         self.away_grace = away_grace
         self.store = store
         self.players = players
         self.tick = tick
         self.lease = lease
-        self._poked = asyncio.Event()
+        self._poked = poked or asyncio.Event()
+        """Set to look again at once: by ``poke``, and by the rooms (``RoomServices.table_finished``)."""
         self._seated: set[str] = set()
         """Tables whose people this process has written as seated (their rooms and games)."""
-        hall.table_finished = self.poke
 
     def poke(self, _code: str | None = None) -> None:
         """Look again now (a table ended, or a tournament started)."""
@@ -109,7 +110,7 @@ class Director:
         if table.room not in self._seated and live.room.game is not None:
             await anyio.to_thread.run_sync(self._seat_people, event, table, live.room.game)
             self._seated.add(table.room)
-        stored = await anyio.to_thread.run_sync(self.hall.rooms.load, table.room)
+        stored = await anyio.to_thread.run_sync(self.hall.services.rooms.load, table.room)
         if stored is None or stored.phase is not Phase.FINISHED or stored.game is None:
             live.wake()
             return False
@@ -144,7 +145,7 @@ class Director:
             self.players.sat_in_game(game, people)
 
     def _record(self, event: StoredTournament, table: TableRow, game_id: str) -> bool:
-        stored = self.hall.store.load(game_id)
+        stored = self.hall.services.store.load(game_id)
         if stored is None or not stored.finished:
             return False
         match, _ = replay(stored.record)

@@ -28,7 +28,8 @@ async def on_new(c: Connection, message: m.New) -> Answer:
     rules = message.rules
     if rules.players != len(message.opponents) + 1:
         rules = rules.replace(players=len(message.opponents) + 1)
-    live, token = await c.hall.solo(rules, list(message.opponents), _seed(c, message.seed))
+    live, token = await c.hall.solo(rules, list(message.opponents), _seed(c, message.seed),
+                                     c.player_id)
     if live.room.game is not None:
         await c.seating.sat_solo(live.room.code, live.room.game)
     await c.watch(live, 0, token)
@@ -63,7 +64,8 @@ async def on_options(c: Connection, message: m.Options) -> Answer:
 async def on_create(c: Connection, message: m.Create) -> Answer:
     players = message.players if message.players is not None else message.rules.players
     name = _name(c, message.name)
-    live, token = await c.hall.open(message.rules, players, name, message.timer, c.settings.away_grace)
+    live, token = await c.hall.open(message.rules, players, name, message.timer, c.settings.away_grace,
+                                     c.player_id)
     await c.seating.took(live.room.code, 0, name)
     await c.watch(live, 0, token)
     return None
@@ -76,7 +78,7 @@ async def on_sit(c: Connection, message: m.Sit) -> Answer:
     name = _name(c, message.name)
     if live.room.stakes.stake:
         await c.seating.check_stake(live.room.stakes.stake, _shown(name))
-    change = await live.sit(message.seat, name)
+    change = await live.sit(message.seat, name, c.player_id)
     await c.seating.took(live.room.code, message.seat, name)
     await c.watch(live, message.seat, change.token)  # the token saved, if the change was re-run
     return None

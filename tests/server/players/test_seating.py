@@ -12,8 +12,9 @@ from stored_games import store_record
 from test_coach_server import finished_record
 
 from okgin.server.players.identity import Players
-from okgin.server.players.seating import CannotPay, Seating, check_stake
+from okgin.server.players.seating import Seating
 from okgin.server.players.sharing import Sharing
+from okgin.server.rooms.stakes import CannotPay, check_stake
 from okgin.server.store.chips import Wallets
 from okgin.server.store.schema import chip_wallets
 from okgin.server.store.storage import Store

@@ -12,13 +12,14 @@ from scripted_client import run
 
 from okgin.errors import OkginError
 from okgin.rules import preset
+from okgin.server.coach.answers import coach_work
 from okgin.server.rooms.backends import make_broker
 from okgin.server.rooms.broker import LocalBroker
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.hall import Hall
 from okgin.server.rooms.live import Change, LiveRoom, Watcher
 from okgin.server.rooms.room import Room, RoomError
-from okgin.server.rooms.room_store import RoomStore
+from okgin.server.rooms.services import RoomServices
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.storage import Store
 
@@ -51,7 +52,7 @@ def test_a_move_in_one_hall_reaches_the_other_and_stale_changes_are_refused(tmp_
     async def go() -> tuple[list[dict[str, Any]], str, str, int, int]:
         broker = LocalBroker()
         store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-        one, two = (Hall(RoomStore(store), broker, Thinking()) for _ in range(2))
+        one, two = (Hall(RoomServices.of(store, broker, Thinking(), coach_work)) for _ in range(2))
         game = Game.deal(preset("oklahoma"), seed=1)
         room, _token = Room.solo_game(game.match.rules, ["easy"])
         room.game = game.id
@@ -94,7 +95,7 @@ async def _halls_apart(path: Path) -> tuple[Store, LiveRoom, LiveRoom, int]:
     each other (as when a process dies between saving a change and publishing it); the seat
     to act first."""
     store = Store(f"sqlite:///{path}")
-    one, two = (Hall(RoomStore(store), LocalBroker(), Thinking()) for _ in range(2))
+    one, two = (Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work)) for _ in range(2))
     room, _ = Room.create(preset("oklahoma"), 2, "Ana")
     room.sit(1, "Ben")
     game = Game.deal(room.rules, seed=4)
@@ -170,7 +171,7 @@ def test_a_refused_change_shows_what_the_store_held(tmp_path: Path) -> None:
 def test_a_move_in_a_room_removed_as_abandoned_says_so(tmp_path: Path) -> None:
     async def go() -> str:
         store, live_one, _, mover = await _halls_apart(tmp_path / "g.db")
-        live_one.hall.rooms.remove_idle(time.time() + 1)  # another process's sweep, say
+        live_one.services.rooms.remove_idle(time.time() + 1)  # another process's sweep, say
         text, refusal = _first_legal(live_one, mover), ""
         try:
             await live_one.commit(lambda: _move(live_one, mover, text))

@@ -3,6 +3,7 @@ one seat's for another, made anew at each change, and the room frame sent only w
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -11,12 +12,14 @@ from scripted_client import run
 from test_fairness import cards_in
 
 from okgin.rules import preset
+from okgin.server.coach.answers import coach_work
+from okgin.server.players.identity import Players
 from okgin.server.rooms.broker import LocalBroker
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.hall import Hall
 from okgin.server.rooms.live import Change, LiveRoom, Watcher
 from okgin.server.rooms.room import Room
-from okgin.server.rooms.room_store import RoomStore
+from okgin.server.rooms.services import RoomServices
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.storage import Store
 
@@ -31,7 +34,7 @@ async def _table(path: Path) -> tuple[Store, LiveRoom, Seen]:
     """Ann and Ben's game in a room, watched from each seat (Ann's twice: once with the coach)
     and by two spectators (one with the room's link, one who came by the game's id)."""
     store = Store(f"sqlite:///{path}")
-    hall = Hall(RoomStore(store), LocalBroker(), Thinking())
+    hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
     room, _ = Room.create(preset("oklahoma"), 2, "Ann")
     room.sit(1, "Ben")
     game = Game.deal(room.rules, seed=4)
@@ -127,3 +130,51 @@ def test_the_room_frame_is_sent_when_the_room_changed_for_that_watcher(tmp_path:
         assert _kinds(moved[name]) == ["state"], f"{name}: a move left the room as it was"
         assert _kinds(away[name]) == ["room", "state"], name
         assert away[name][0]["seats"][1]["away"] and away[name][0]["version"] == room["version"]
+
+
+def test_a_spectators_options_are_answered_from_the_last_frames_while_the_room_is_locked(
+    tmp_path: Path,
+) -> None:
+    """A spectator asking for the table again (``options``) is sent the frames every spectator
+    was last sent, without waiting for the room's lock: a slow commit (here, the lock held)
+    holds up no spectator, and ten spectators asking hold up no player's move."""
+    async def go() -> tuple[bool, Seen, dict[str, Any]]:
+        store, live, seen = await _table(tmp_path / "g.db")
+        await _move(live)
+        last = {name: list(frames) for name, frames in seen.items()}
+        for frames in seen.values():
+            frames.clear()
+        async with live.lock:  # a commit under way, as slow as it likes
+            spectators = [w for w in live.watchers if w.seat is None]
+            assert len(spectators) == 2
+            asked = [asyncio.create_task(live.show(spectator)) for spectator in spectators]
+            done, _ = await asyncio.wait(asked, timeout=30)
+        store.close()
+        return len(done) == 2, {name: list(frames) for name, frames in seen.items()}, last
+
+    answered, seen, last = run(go())
+    assert answered, "a spectator's options waited for the room's lock"
+    for name in ("linked", "by id"):
+        state = last[name][-1]
+        assert _kinds(seen[name]) == ["state"], name  # the room as it was shown: not again
+        assert seen[name][0] == {**state, "event": None}, name  # the table as it is, no move to show
+    assert seen["ann"] == [] and seen["ben"] == []
+
+
+def test_the_seats_a_room_gives_are_its_players_from_the_save_that_gives_them(tmp_path: Path) -> None:
+    """A host who opens a room and a guest who sits are written as the seats' players by the
+    room's own save (no later write for the socket to make), and a room's game takes them."""
+    async def go() -> tuple[int | None, int | None, dict[str, int], str | None]:
+        store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
+        live, _token = await hall.open(preset("oklahoma"), 2, "Ann", None, 60.0, "p-ann")
+        await live.sit(1, "Ben", "p-ben")
+        await live.begin(0, 4, rematch=False)
+        players = Players(store.engine)
+        seats = (players.seat_in_room("p-ann", live.room.code), players.seat_in_room("p-ben", live.room.code),
+                 players.games_of("p-ben"), live.room.game)
+        store.close()
+        return seats
+
+    ann, ben, games, game = run(go())
+    assert (ann, ben) == (0, 1) and game is not None and games == {game: 1}

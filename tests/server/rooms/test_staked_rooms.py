@@ -25,10 +25,9 @@ from okgin.rules import preset
 from okgin.server.players.identity import Players
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room
-from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.stakes import TableStakes, game_penalties, split_among
 from okgin.server.store.chips import Wallets
-from okgin.server.store.room_store import Conflict, GameWrite
+from okgin.server.store.room_store import Conflict, GameWrite, RoomTable
 from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma-multiplayer", "target": 30}
@@ -100,7 +99,7 @@ def test_a_staked_table_of_three_pays_its_pool_by_okgin_prizes_once(server: Serv
     assert out["not_host"] == "only the host can do that"
     assert out["unchanged"]["stake"] == 0 and out["staked"]["type"] == "ack"
     assert out["refused"] == ("Cy has 40 chips, fewer than the stake of 100: "
-                              "lower the stake, or wait for tomorrow's chips")  # seating.stake_refusal
+                              "lower the stake, or wait for tomorrow's chips")  # rooms.stakes.stake_refusal
     # The split: the game's penalty points from its record, the people's pool of 200 by okgin.prizes.
     stored = Store(f"sqlite:///{server.db}").load(out["first"])
     assert stored is not None
@@ -150,7 +149,8 @@ def test_a_start_with_one_player_short_takes_nobodys_stake(server: ServerProcess
 
     out = run(go())
     assert (out["too_much"]["code"], out["too_much"]["message"]) == (
-        "refused", "Bob has 40 chips, fewer than a stake of 100")
+        "refused", "Bob has 40 chips, fewer than the stake of 100: lower the stake, "
+                   "or wait for tomorrow's chips")
     assert out["unchanged"]["stake"] == 0
     assert out["refused"]["code"] == "refused"
     assert out["refused"]["message"] == ("Bob has 40 chips, fewer than the stake of 100: lower the stake, "
@@ -162,9 +162,9 @@ def test_a_start_with_one_player_short_takes_nobodys_stake(server: ServerProcess
     assert _rows(server.db, "SELECT count(*) FROM chip_ledger WHERE kind = 'stake'") == [(0,)]
 
 
-def _staked_room(store: Store, stake: int) -> tuple[RoomStore, Room, Game]:
+def _staked_room(store: Store, stake: int) -> tuple[RoomTable[Room], Room, Game]:
     """A 2-seat room of Ann and Bob with ``stake``, its game begun and saved (stakes taken)."""
-    rooms, players = RoomStore(store), Players(store.engine)
+    rooms, players = RoomTable(store, Room.from_data), Players(store.engine)
     room, _ = Room.create(preset("oklahoma").replace(target=25), 2, "Ann")
     room.sit(1, "Bob")
     room.set_stakes(0, TableStakes.read(stake))

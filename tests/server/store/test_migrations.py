@@ -19,8 +19,9 @@ from server_process import ServerProcess, free_port
 from sqlalchemy import create_engine, text
 
 from okgin.server.coach import statistics
-from okgin.server.rooms.room_store import RoomStore
+from okgin.server.rooms.room import Room
 from okgin.server.store.migrate import HEAD, OldSchema, alembic_config, head, upgrade
+from okgin.server.store.room_store import RoomTable
 from okgin.server.store.storage import Store
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
@@ -138,7 +139,7 @@ def test_every_game_and_room_is_playable_after_the_upgrade(
         server.stop()
     assert answers == dict.fromkeys(MANIFEST[kind], "ack")
     store = Store(url)
-    rooms = RoomStore(store)
+    rooms = RoomTable(store, Room.from_data)
     for name, entry in MANIFEST[kind].items():
         room = rooms.load(entry["room"])
         assert room is not None and room.game is not None

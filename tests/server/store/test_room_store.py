@@ -13,11 +13,11 @@ from real_servers import Postgres
 from sqlalchemy import create_engine, text
 
 from okgin.rules import preset
+from okgin.server.players.identity import Players
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room, Seat
-from okgin.server.rooms.room_store import RoomStore
 from okgin.server.rooms.seats import matches
-from okgin.server.store.room_store import Conflict, GameWrite, text_array
+from okgin.server.store.room_store import Conflict, GameWrite, RoomTable, text_array
 from okgin.server.store.storage import StorageError, Store
 
 
@@ -30,10 +30,10 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return postgres.fresh_database()
 
 
-def solo_room(url: str) -> tuple[Store, RoomStore, Game, Room, str]:
+def solo_room(url: str) -> tuple[Store, RoomTable[Room], Game, Room, str]:
     """A store holding one solo room (a person against `easy`) and its new game."""
     store = Store(url)
-    rooms = RoomStore(store)
+    rooms = RoomTable(store, Room.from_data)
     game = Game.deal(preset("oklahoma"), seed=2)
     room, token = Room.solo_game(game.match.rules, ["easy"])
     room.game = game.id
@@ -152,3 +152,27 @@ def test_log_rows_of_any_text_read_back_from_their_array_literal_as_written(post
         back = db.execute(text("SELECT CAST(:entries AS text[])"), {"entries": literal}).scalar()
     engine.dispose()
     assert back == entries
+
+
+def test_the_seats_players_are_written_in_the_rooms_own_transaction(store_url: str) -> None:
+    """The players a change seats are written with the room's save (a staked start reads them
+    in its own), a change that lost the compare-and-set writes none, and a room's new game
+    makes each person's seat the game's seat of the player who took it, in the same write."""
+    store = Store(store_url)
+    rooms, players = RoomTable(store, Room.from_data), Players(store.engine)
+    lobby, _ = Room.create(preset("oklahoma"), 2, "Ann")
+    rooms.create(lobby, None, {0: "p-ann"})
+    stale = rooms.load(lobby.code)
+    assert stale is not None and players.seat_in_room("p-ann", lobby.code) == 0
+    lobby.sit(1, "Ben")
+    rooms.save(lobby, None, {1: "p-ben"})
+    stale.sit(1, "Cy")
+    with pytest.raises(Conflict):
+        rooms.save(stale, None, {1: "p-cy"})
+    assert players.seat_in_room("p-ben", lobby.code) == 1 and players.seat_in_room("p-cy", lobby.code) is None
+    game = Game.deal(lobby.rules, seed=3)
+    lobby.start(0, game.id)
+    rows = game.unsaved()
+    rooms.save(lobby, GameWrite(game.id, 0, rows, lobby.levels(), head=game.head(lobby.names), people=(0, 1)))
+    assert players.games_of("p-ann") == {game.id: 0} and players.games_of("p-ben") == {game.id: 1}
+    store.close()

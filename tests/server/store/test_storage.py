@@ -19,10 +19,9 @@ from okgin.rules import preset
 from okgin.server.rooms.catch_up import catch_up
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room
-from okgin.server.rooms.room_store import RoomStore
 from okgin.server.store import db
 from okgin.server.store.migrate import head
-from okgin.server.store.room_store import Conflict, GameWrite
+from okgin.server.store.room_store import Conflict, GameWrite, RoomTable
 from okgin.server.store.storage import StorageError, Store
 
 NAMES = ["You", "Ruby"]
@@ -35,9 +34,9 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(request.getfixturevalue("postgres").fresh_database())
 
 
-def new_solo(store: Store, seed: int = 2) -> tuple[RoomStore, Room, Game]:
+def new_solo(store: Store, seed: int = 2) -> tuple[RoomTable[Room], Room, Game]:
     """A stored solo room against `easy` and its new game, as the server makes them."""
-    rooms = RoomStore(store)
+    rooms = RoomTable(store, Room.from_data)
     game = Game.deal(preset("oklahoma"), seed=seed)
     room, _ = Room.solo_game(game.match.rules, ["easy"])
     room.game = game.id
@@ -56,7 +55,7 @@ def step(game: Game, rng: random.Random) -> None:
         game.apply(rng.choice(hand.legal_actions()))
 
 
-def save(rooms: RoomStore, room: Room, game: Game) -> int:
+def save(rooms: RoomTable[Room], room: Room, game: Game) -> int:
     """Save what the game has that the store has not; return how many log rows that was."""
     rows = game.unsaved()
     rooms.save(room, GameWrite(game.id, game.version, rows))
@@ -100,7 +99,7 @@ def test_a_process_catching_up_reads_only_the_rows_after_its_version(url: str) -
 def _race(url: str, code: str, seed: int, start: Any, answers: Any) -> None:
     """One process's move: load the room and game, play a move, save it (at the barrier)."""
     store = Store(url)
-    rooms = RoomStore(store)
+    rooms = RoomTable(store, Room.from_data)
     room, stored = rooms.load(code), None
     assert room is not None and room.game is not None
     stored = store.load(room.game)
