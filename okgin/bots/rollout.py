@@ -12,6 +12,7 @@ a pass at the upcard offer gives the next seats the offer, then the non-dealer d
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
@@ -82,19 +83,38 @@ def knock_points(table: Table, hands: list[int], knocker: int, card: int) -> tup
     return score_hand(table.rules, ending, knocker, dead, table.multiplier).points
 
 
-def finish_turn(table: Table, world: World, seat: int, taken: int) -> tuple[int, ...] | None:
+Points = tuple[int, ...]
+"""Each seat's points at the end of a play-out."""
+
+
+def finish_turn(table: Table, world: World, seat: int, taken: int) -> Points | None:
     """``seat`` (holding one card too many) discards or knocks by the quick policy.
 
     Returns the points when the hand ends (a knock, or a void stock), else None.
     """
+    ends: list[Points] = [(0,) * table.players]
+    going = [0]
+    return None if _finish_each((table,), world, seat, taken, going, ends) else ends[0]
+
+
+def _finish_each(
+    tables: Sequence[Table], world: World, seat: int, taken: int, going: list[int], ends: list[Points]
+) -> bool:
+    """``seat`` finishes its turn under each of the tables numbered in ``going``: where its
+    policy knocks, that table's points go in ``ends`` and it leaves ``going``; the others
+    share the discard. Returns whether the hand goes on for the tables still ``going``."""
     left, card = discard_without(world.hands[seat], taken)
-    if left <= knock_limit(table, world, seat):
-        return knock_points(table, world.hands, seat, card)
+    knocking = [i for i in going if left <= knock_limit(tables[i], world, seat)]
+    if knocking:
+        points = knock_points(tables[0], world.hands, seat, card)
+        for i in knocking:
+            ends[i] = points
+            going.remove(i)
+        if not going:
+            return False
     world.hands[seat] &= ~(1 << card)
     world.pile.append(card)
-    if len(world.stock) <= STOCK_FLOOR:
-        return (0,) * table.players
-    return None
+    return len(world.stock) > STOCK_FLOOR
 
 
 def knock_limit(table: Table, world: World, seat: int) -> int:
@@ -111,11 +131,6 @@ def knock_limit(table: Table, world: World, seat: int) -> int:
     return limit
 
 
-def _count_draw(world: World, seat: int) -> None:
-    if world.draws:
-        world.draws[seat] += 1
-
-
 def wants(hand: int, top: int) -> bool:
     """Whether the quick policy takes ``top``: it melds and lowers the deadwood kept."""
     if not completers(hand) >> top & 1:
@@ -124,80 +139,102 @@ def wants(hand: int, top: int) -> bool:
     return after < deadwood(hand)
 
 
-def take_turn(table: Table, world: World, seat: int) -> tuple[int, ...] | None:
-    """``seat`` takes the top discard and finishes its turn (None: the hand goes on)."""
+def _take(world: World, seat: int) -> int:
+    """``seat`` takes the top discard; returns the card (the one it may not discard)."""
     top = world.pile.pop()
     world.hands[seat] |= 1 << top
-    _count_draw(world, seat)
-    return finish_turn(table, world, seat, top)
+    if world.draws:
+        world.draws[seat] += 1
+    return top
 
 
-def stock_turn(table: Table, world: World, seat: int) -> tuple[int, ...] | None:
-    """``seat`` draws from the stock and finishes its turn (None: the hand goes on)."""
+def _draw(world: World, seat: int) -> int:
+    """``seat`` draws from the stock; returns -1 (no card it may not discard)."""
     world.hands[seat] |= 1 << world.stock.pop()
-    _count_draw(world, seat)
-    return finish_turn(table, world, seat, -1)
+    if world.draws:
+        world.draws[seat] += 1
+    return -1
 
 
-def draw_turn(table: Table, world: World, seat: int) -> tuple[int, ...] | None:
-    """``seat`` draws (or takes the top discard when that lowers its deadwood), then
-    finishes its turn. Returns the points when the hand ends, else None."""
-    if world.pile and wants(world.hands[seat], world.pile[-1]):
-        return take_turn(table, world, seat)
-    return stock_turn(table, world, seat)
-
-
-def play_out(table: Table, world: World, seat: int, limit: int = 200) -> tuple[int, ...]:
-    """Play the hand from ``seat``'s draw to its end. Returns each seat's points."""
+def _play_out_each(
+    tables: Sequence[Table], world: World, seat: int, going: list[int], ends: list[Points],
+    limit: int = 200,
+) -> list[Points]:
+    """Play the hand from ``seat``'s draw to its end under each table still ``going``: each
+    seat draws (or takes the top discard when that lowers its deadwood) and finishes its turn.
+    The tables share every turn up to the one where their policies part (a knock under one,
+    playing on under another). Returns each table's points (a void hand after ``limit``)."""
     for _ in range(limit):
-        points = draw_turn(table, world, seat)
-        if points is not None:
-            return points
-        seat = (seat + 1) % table.players
-    return (0,) * table.players
+        top = world.pile[-1] if world.pile else -1
+        taken = _take(world, seat) if top >= 0 and wants(world.hands[seat], top) else _draw(world, seat)
+        if not _finish_each(tables, world, seat, taken, going, ends):
+            return ends
+        seat = (seat + 1) % tables[0].players
+    return ends
 
 
 def play_move(
     table: Table, world: World, seat: int, action: PlayerAction, phase: Phase, dealer: int
-) -> tuple[int, ...]:
+) -> Points:
     """Apply ``seat``'s ``action`` (made in ``phase``, ``dealer`` dealing) in ``world`` and
     play the hand out as the rules play it. Returns each seat's points."""
+    return play_move_each((table,), world, seat, action, phase, dealer)[0]
+
+
+def play_move_each(
+    tables: Sequence[Table], world: World, seat: int, action: PlayerAction, phase: Phase, dealer: int
+) -> list[Points]:
+    """``play_move`` under each of ``tables`` (the same rules, limit and multiplier; they
+    differ in who plays for gin and who knocks as `normal` does), in one pass over ``world``:
+    a turn the tables play alike is played once. Each table's points are exactly those
+    ``play_move`` gives under it alone (the play-outs draw no random number)."""
+    table = tables[0]
+    void: Points = (0,) * table.players
+    ends = [void] * len(tables)
+    going = list(range(len(tables)))
     following = (seat + 1) % table.players
     if isinstance(action, Knock):
-        return knock_points(table, world.hands, seat, action.card.index)
+        return [knock_points(table, world.hands, seat, action.card.index)] * len(tables)
     if isinstance(action, BigGin):
         dead = [0 if s == seat else deadwood(hand) for s, hand in enumerate(world.hands)]
-        return score_hand(table.rules, Outcome.BIG_GIN, seat, dead, table.multiplier).points
+        return [score_hand(table.rules, Outcome.BIG_GIN, seat, dead, table.multiplier).points] * len(tables)
     if isinstance(action, Discard):
         world.hands[seat] &= ~action.card.mask
         world.pile.append(action.card.index)
         if len(world.stock) <= STOCK_FLOOR:
-            return (0,) * table.players
-        return play_out(table, world, following)
+            return ends
+        return _play_out_each(tables, world, following, going, ends)
     if isinstance(action, Pass):
         if phase == Phase.LAST_CHANCE:
-            return (0,) * table.players
-        return _rest_of_offer(table, world, seat, dealer)
+            return ends
+        return _rest_of_offer(tables, world, seat, dealer, going, ends)
     if not isinstance(action, (Take, Draw)):
         raise ValueError(f"no play-out for {action}")
-    turn = take_turn if isinstance(action, Take) else stock_turn
-    ended = turn(table, world, seat)
-    return ended if ended is not None else play_out(table, world, following)
+    taken = _take(world, seat) if isinstance(action, Take) else _draw(world, seat)
+    if not _finish_each(tables, world, seat, taken, going, ends):
+        return ends
+    return _play_out_each(tables, world, following, going, ends)
 
 
-def _rest_of_offer(table: Table, world: World, seat: int, dealer: int) -> tuple[int, ...]:
+def _rest_of_offer(
+    tables: Sequence[Table], world: World, seat: int, dealer: int, going: list[int],
+    ends: list[Points],
+) -> list[Points]:
     """After ``seat`` passed the upcard: the seats after it up to the dealer are offered it
     in turn (each takes it by the quick policy), and when all pass the non-dealer draws."""
+    players = tables[0].players
     offered = seat
     while offered != dealer:
-        offered = (offered + 1) % table.players
+        offered = (offered + 1) % players
         if wants(world.hands[offered], world.pile[-1]):
-            ended = take_turn(table, world, offered)
-            following = (offered + 1) % table.players
-            return ended if ended is not None else play_out(table, world, following)
-    first = (dealer + 1) % table.players
-    ended = stock_turn(table, world, first)
-    return ended if ended is not None else play_out(table, world, (first + 1) % table.players)
+            taken = _take(world, offered)
+            if not _finish_each(tables, world, offered, taken, going, ends):
+                return ends
+            return _play_out_each(tables, world, (offered + 1) % players, going, ends)
+    first = (dealer + 1) % players
+    if not _finish_each(tables, world, first, _draw(world, first), going, ends):
+        return ends
+    return _play_out_each(tables, world, (first + 1) % players, going, ends)
 
 
 def utility(points: tuple[int, ...], seat: int) -> float:
