@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
-from okgin.bots.knowledge import completers
 from okgin.bots.memo import deadwood, discard_without
 from okgin.bots.normal import patient_limit
 from okgin.cards import mask_of
@@ -104,7 +103,9 @@ def _finish_each(
     policy knocks, that table's points go in ``ends`` and it leaves ``going``; the others
     share the discard. Returns whether the hand goes on for the tables still ``going``."""
     left, card = discard_without(world.hands[seat], taken)
-    knocking = [i for i in going if left <= knock_limit(tables[i], world, seat)]
+    # No policy knocks above the hand's limit (most turns): only then is each table asked.
+    knocking = [i for i in going if left <= knock_limit(tables[i], world, seat)] if (
+        left <= tables[0].knock_limit) else []
     if knocking:
         points = knock_points(tables[0], world.hands, seat, card)
         for i in knocking:
@@ -131,9 +132,31 @@ def knock_limit(table: Table, world: World, seat: int) -> int:
     return limit
 
 
+def _partners(card: int) -> tuple[int, tuple[int, ...]]:
+    """The cards of ``card``'s rank in the other suits, and each pair of cards of its suit
+    that makes a run with it: what ``completers`` looks at for this one card."""
+    suit, rank = divmod(card, 13)
+    same = sum(1 << (13 * other + rank) for other in range(4) if other != suit)
+    pairs = tuple(
+        1 << (13 * suit + rank + a) | 1 << (13 * suit + rank + b)
+        for a, b in ((1, 2), (-2, -1), (-1, 1)) if 0 <= rank + a <= 12 and 0 <= rank + b <= 12
+    )
+    return same, pairs
+
+
+PARTNERS = tuple(_partners(card) for card in range(52))
+
+
+def melds_with(hand: int, card: int) -> bool:
+    """Whether ``card`` (not in ``hand``) would form or extend a meld with two cards of
+    ``hand``: ``completers(hand) >> card & 1`` for one card, without the other 51."""
+    same, pairs = PARTNERS[card]
+    return (hand & same).bit_count() >= 2 or any(hand & pair == pair for pair in pairs)
+
+
 def wants(hand: int, top: int) -> bool:
     """Whether the quick policy takes ``top``: it melds and lowers the deadwood kept."""
-    if not completers(hand) >> top & 1:
+    if hand >> top & 1 or not melds_with(hand, top):
         return False
     after, _ = discard_without(hand | 1 << top, top)
     return after < deadwood(hand)
