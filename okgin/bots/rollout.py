@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
-from okgin.bots.memo import deadwood, discard_without
+from okgin.bots.memo import LIMIT, deadwood, discard_without
 from okgin.bots.normal import patient_limit
 from okgin.cards import mask_of
 from okgin.hand import STOCK_FLOOR, Phase
@@ -24,6 +25,9 @@ from okgin.layoffs import best_layoffs
 from okgin.melds import arrangement_of_mask
 from okgin.rules import Rules
 from okgin.scoring import Outcome, score_hand
+
+Points = tuple[int, ...]
+"""Each seat's points at the end of a play-out."""
 
 
 @dataclass(slots=True)
@@ -61,12 +65,10 @@ class Table:
         return self.rules.players
 
 
-def knock_points(table: Table, hands: list[int], knocker: int, card: int) -> tuple[int, ...]:
+def knock_points(table: Table, hands: list[int], knocker: int, card: int) -> Points:
     """Each seat's points when ``knocker`` knocks with ``card`` (its hand still holds it)."""
-    rest = hands[knocker] & ~(1 << card)
-    shown = arrangement_of_mask(rest)
-    melds = [mask_of(meld) for meld in shown.melds]
-    left = shown.deadwood
+    shown, left = _shown(hands[knocker] & ~(1 << card))
+    melds = list(shown)
     dead = [0] * table.players
     dead[knocker] = left
     seat = (knocker + 1) % table.players
@@ -79,11 +81,29 @@ def knock_points(table: Table, hands: list[int], knocker: int, card: int) -> tup
             dead[seat] = plan.deadwood
         seat = (seat + 1) % table.players
     ending = Outcome.GIN if left == 0 else Outcome.KNOCK
-    return score_hand(table.rules, ending, knocker, dead, table.multiplier).points
+    return _points(table.rules, ending, knocker, tuple(dead), table.multiplier)
 
 
-Points = tuple[int, ...]
-"""Each seat's points at the end of a play-out."""
+_SHOWN: dict[int, tuple[tuple[int, ...], int]] = {}
+
+
+def _shown(hand: int) -> tuple[tuple[int, ...], int]:
+    """The knocker's melds (as masks) and deadwood for ``hand``, remembered by mask as
+    ``memo`` remembers the solver's other answers (the play-outs meet the same knocks often)."""
+    known = _SHOWN.get(hand)
+    if known is None:
+        if len(_SHOWN) >= LIMIT:
+            _SHOWN.clear()
+        shown = arrangement_of_mask(hand)
+        known = _SHOWN[hand] = (tuple(mask_of(meld) for meld in shown.melds), shown.deadwood)
+    return known
+
+
+@lru_cache(maxsize=1 << 14)
+def _points(rules: Rules, ending: Outcome, knocker: int, dead: tuple[int, ...], multiplier: int) -> Points:
+    """``score_hand``'s points alone (its score sheet's words are no use to a play-out),
+    remembered: few endings recur across thousands of play-outs."""
+    return score_hand(rules, ending, knocker, dead, multiplier).points
 
 
 def finish_turn(table: Table, world: World, seat: int, taken: int) -> Points | None:
