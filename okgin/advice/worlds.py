@@ -21,7 +21,7 @@ import zlib
 from okgin.actions import Discard, Knock, PlayerAction
 from okgin.bots.guess import Guesser
 from okgin.bots.knowledge import Knowledge, completers, knowledge_of
-from okgin.bots.rollout import Table, knock_points, play_move, utility
+from okgin.bots.rollout import Table, knock_points, play_move_each, utility
 from okgin.hand import Phase
 from okgin.view import SeatView
 
@@ -67,16 +67,20 @@ class Worlds:
                 tables = (self.table, self.patient, self.for_gin)
             elif self.may_knock and isinstance(action, Discard):
                 tables = (self.table, self.for_gin)
-            known = self._values[action] = max(self._mean(action, table) for table in tables)
+            known = self._values[action] = max(self._means(action, tables))
         return known
 
-    def _mean(self, action: PlayerAction, table: Table) -> float:
+    def _means(self, action: PlayerAction, tables: tuple[Table, ...]) -> list[float]:
+        """The mean of ``action``'s points under each of ``tables``: each guess is played
+        out once for them all (``play_move_each`` shares the turns the tables play alike)."""
         seat, phase, dealer = self.view.seat, self.view.phase, self.view.dealer
-        total = sum(
-            utility(play_move(table, world.copy(), seat, action, phase, dealer), seat)
-            for world in self.worlds
-        )
-        return total / len(self.worlds)
+        utilities: list[list[float]] = [[] for _ in tables]
+        for world in self.worlds:
+            for found, points in zip(
+                utilities, play_move_each(tables, world.copy(), seat, action, phase, dealer), strict=True
+            ):
+                found.append(utility(points, seat))
+        return [sum(found) / len(self.worlds) for found in utilities]
 
     def undercut_share(self, knock: Knock) -> float:
         """The share of guessed deals in which knocking with ``knock`` is undercut."""

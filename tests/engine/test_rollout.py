@@ -3,8 +3,11 @@ seats that knock the way their level knocks."""
 
 from __future__ import annotations
 
-from okgin.actions import Pass
-from okgin.bots.rollout import Table, World, knock_limit, play_move
+import random
+
+from okgin.actions import Draw, Pass, Take
+from okgin.bots.knowledge import completers
+from okgin.bots.rollout import Table, World, knock_limit, melds_with, play_move, play_move_each
 from okgin.cards import DECK, mask_of, parse_cards
 from okgin.hand import STOCK_FLOOR, Phase
 from okgin.rules import preset
@@ -54,3 +57,37 @@ def test_a_patient_seat_knocks_with_less_as_the_others_draw() -> None:
     assert knock_limit(doubled, world, 1) == 3  # an undercut would cost twice as much
     world.stock = world.stock[: STOCK_FLOOR + 2]
     assert knock_limit(table, world, 1) == 10  # the last turns: take what a knock gives
+
+
+def test_one_pass_for_several_tables_gives_each_table_its_own_play_out() -> None:
+    # The coach plays a guess out once for its three ways of playing on (play_move_each);
+    # each table's points must be those of playing the guess out under that table alone.
+    rng = random.Random(24)
+    for players in (2, 3, 4):
+        rules = preset("oklahoma") if players == 2 else preset("oklahoma-multiplayer").replace(
+            players=players
+        )
+        each = 10 if players == 2 else 7
+        for _ in range(150):
+            cards = list(range(52))
+            rng.shuffle(cards)
+            hands = [sum(1 << c for c in cards[s * each:(s + 1) * each]) for s in range(players)]
+            rest = cards[players * each:]
+            world = World(hands, rest[1:], rest[:1], [rng.randrange(4) for _ in range(players)])
+            seat, limit = rng.randrange(players), rng.choice((1, 5, 10))
+            tables = (
+                Table(rules, limit, 1, patient=0b1110),
+                Table(rules, limit, 1, patient=0b1111),
+                Table(rules, limit, 1, gin_seeker=seat, patient=0b1110),
+            )
+            for action in (Draw(seat), Take(seat), Pass(seat)):
+                alone = [play_move(t, world.copy(), seat, action, Phase.DRAW, 0) for t in tables]
+                assert play_move_each(tables, world.copy(), seat, action, Phase.DRAW, 0) == alone
+
+
+def test_the_quick_policy_sees_a_meld_for_one_card_as_completers_does() -> None:
+    rng = random.Random(7)
+    for _ in range(20_000):
+        hand = sum(1 << c for c in rng.sample(range(52), rng.choice((3, 7, 10, 11))))
+        card = rng.choice([c for c in range(52) if not hand >> c & 1])
+        assert melds_with(hand, card) == bool(completers(hand) >> card & 1)
