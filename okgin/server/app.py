@@ -46,11 +46,12 @@ from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
 from okgin.server.store.tournament_store import TournamentStore
 from okgin.server.tournaments.director import Director
 from okgin.server.tournaments.events import Tournaments
-from okgin.server.wire.admission import Settings, game_socket
+from okgin.server.wire.admission import game_socket
 from okgin.server.wire.headers import DEFAULT_HOSTS, SecurityHeaders
 from okgin.server.wire.limits import Limiter, Limits
 from okgin.server.wire.messages import ID_PATTERN
 from okgin.server.wire.metrics import Metrics, metrics_page
+from okgin.server.wire.settings import Settings
 
 log = logging.getLogger("okgin.server")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from dataclasses import dataclass
 
 from starlette.websockets import WebSocket
 
@@ -20,23 +19,17 @@ from okgin.server.players.sessions import session_of
 from okgin.server.refusals import ProtocolError
 from okgin.server.rooms.hall import Hall
 from okgin.server.store.storage import StorageError
+from okgin.server.wire.handlers import HANDLERS
 from okgin.server.wire.headers import origin_allowed
 from okgin.server.wire.limits import ConnectionLimits, Limiter, RateLimited
 from okgin.server.wire.messages import Parsed, is_id, parse_message
+from okgin.server.wire.settings import Settings
 from okgin.server.wire.sockets import Connection
 
 FIRST_MESSAGE_SECONDS = 10.0
 """How long a connection over its address's budget may take to present its seat token."""
 
 
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """What `okgin serve` was told: seeds allowed, origins allowed besides the page's own."""
-
-    allow_seeds: bool = False
-    origins: frozenset[str] = frozenset()
-    away_grace: float = 60.0
 
 async def returning_player(
     websocket: WebSocket, hall: Hall, limiter: Limiter, address: str, refused: RateLimited,
@@ -105,4 +98,4 @@ async def game_socket(websocket: WebSocket) -> None:
             with contextlib.suppress(Exception):
                 await websocket.close(1008, str(refused))
             return
-    await Connection(websocket, state.hall, limits, settings).run(first)
+    await Connection(websocket, state.hall, limits, settings, HANDLERS).run(first)

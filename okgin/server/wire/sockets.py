@@ -1,11 +1,11 @@
 """The WebSocket as transport: one connection per open page, which reads a frame, limits it
-(``limits``), parses it (``messages``), dispatches it to its type's handler (``handlers``)
-and writes the answers, in its state: idle, watching one room, or seated in it.
+(``limits``), parses it (``messages``), dispatches it to its type's handler (``handlers``,
+given by ``admission``, which lets a connection in) and writes the answers, in its state: idle,
+watching one room, or seated in it.
 
 Each connection has an outbox drained by one writer, so acknowledgements and states go out in
 the order they were made, at most ``Limits.outbox_frames`` of them waiting. Bad messages get an
-error answer with its code (``codes``) and change nothing. ``admission`` lets a connection in.
-"""
+error answer with its code (``codes``) and change nothing."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import contextlib
 import enum
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 import anyio
 import orjson
@@ -30,15 +31,15 @@ from okgin.server.rooms.live import LiveRoom, Watcher
 from okgin.server.store.chips import Wallets
 from okgin.server.store.storage import StorageError
 from okgin.server.wire.codes import Code, WireError, code_of, error_json, reason_of
-from okgin.server.wire.handlers import HANDLERS
 from okgin.server.wire.limits import CLOSE_WAIT, FLOOD_CLOSE, MALFORMED_CLOSE, ConnectionLimits, RateLimited
 from okgin.server.wire.messages import Parsed, parse_message
 from okgin.server.wire.metrics import Metrics
-
-if TYPE_CHECKING:
-    from okgin.server.wire.admission import Settings
+from okgin.server.wire.settings import Settings
 
 log = logging.getLogger("okgin.server")
+
+Handlers = Mapping[str, tuple[Callable[["Connection", Any], Awaitable[dict[str, Any] | None]],
+                              Callable[[ConnectionLimits], None] | None]]  # handlers.HANDLERS
 
 
 class State(enum.Enum):
@@ -54,11 +55,13 @@ class Connection:
 
     def __init__(
         self, websocket: WebSocket, hall: Hall, limits: ConnectionLimits, settings: Settings,
+        handlers: Handlers,
     ) -> None:
         self.websocket = websocket
         self.hall = hall
         self.limits = limits
         self.settings = settings
+        self.handlers = handlers
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         """Frames to send, at most ``limits.outbox_frames`` of them (``_put``)."""
         self.watcher = Watcher(self._put, None)
@@ -183,7 +186,7 @@ class Connection:
         self._last_id = ident
 
     async def _dispatch(self, parsed: Parsed) -> None:
-        handler, budget = HANDLERS[parsed.type]
+        handler, budget = self.handlers[parsed.type]
         message = parsed.fields()
         if budget is not None:
             budget(self.limits)
