@@ -29,9 +29,8 @@ from okgin.server.players.identity import Players
 from okgin.server.players.rating_store import RatingStore
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room
-from okgin.server.rooms.room_store import RoomStore
 from okgin.server.store.migrate import upgrade
-from okgin.server.store.room_store import GameWrite
+from okgin.server.store.room_store import GameWrite, RoomTable
 from okgin.server.store.schema import metadata
 from okgin.server.store.storage import Store
 
@@ -223,7 +222,7 @@ def _finished_game_in_a_room(store: Store, player: str, name: str) -> str:
     room.finish()
     final = game.match.final
     assert final is not None
-    RoomStore(store).create(room, GameWrite(game.id, 0, game.unsaved(), room.levels(),
+    RoomTable(store, Room.from_data).create(room, GameWrite(game.id, 0, game.unsaved(), room.levels(),
                                             head=game.head(record["players"]), winner=final.winner,
                                             scores=final.scores))
     Players(store.engine).sat_in_room(room.code, 0, player)
