@@ -70,15 +70,7 @@ def test_a_room_behind_nginx_outlives_the_process_that_held_it(behind_nginx: tup
     ws = front.url.replace("http://", "ws://") + "/ws"
 
     async def go() -> tuple[dict[str, Any], dict[str, Any]]:
-        maker = await Client.connect(ws)  # no room yet: any process makes it
-        await maker.request({"type": "create", "players": 3, "name": "Ana", "rules": THREE})
-        while maker.room is None or maker.token is None:
-            await maker.receive()
-        room, token = maker.room, maker.token
-        await maker.close()
-        route = f"{ws}?room={room}"
-        host = await Client.connect(route)
-        assert (await host.request({"type": "enter", "room": room, "token": token}))["type"] == "ack"
+        room, route, host, token = await _hosted(ws, 3, THREE)
         ben = await take_seat(route, room, 1, "Ben")
         cat = await take_seat(route, room, 2, "Cat")
         assert (await host.request({"type": "start", "seed": 3}))["type"] == "ack"
@@ -238,15 +230,7 @@ def test_a_hung_process_is_failed_over_within_15_s(behind_nginx: tuple[Any, ...]
     ws = front.url.replace("http://", "ws://") + "/ws"
 
     async def go() -> dict[str, float]:
-        maker = await Client.connect(ws)
-        await maker.request({"type": "create", "players": 2, "name": "Ana", "rules": TWO})
-        while maker.room is None or maker.token is None:
-            await maker.receive()
-        room, token = maker.room, maker.token
-        await maker.close()
-        route = f"{ws}?room={room}"
-        host = await Client.connect(route)
-        assert (await host.request({"type": "enter", "room": room, "token": token}))["type"] == "ack"
+        room, route, host, token = await _hosted(ws, 2, TWO)
         ben = await take_seat(route, room, 1, "Ben")
         assert ben.token is not None
         assert (await host.request({"type": "start", "seed": 3}))["type"] == "ack"
@@ -299,3 +283,19 @@ def test_a_hung_process_is_failed_over_within_15_s(behind_nginx: tuple[Any, ...]
     took = run(go())
     print("seconds from the stop:", {what: round(seconds, 2) for what, seconds in took.items()})
     assert max(took.values()) < FAILED_OVER_WITHIN, took
+
+
+async def _hosted(ws: str, players: int, rules: dict[str, Any]) -> tuple[str, str, Client, str]:
+    """A room made through nginx (no room yet: any process makes it), and Ana, its host, back
+    in it on the room's own route (``/ws?room=``, so on the process nginx picks for it), with
+    her seat's token."""
+    maker = await Client.connect(ws)
+    await maker.request({"type": "create", "players": players, "name": "Ana", "rules": rules})
+    while maker.room is None or maker.token is None:
+        await maker.receive()
+    room, token = maker.room, maker.token
+    await maker.close()
+    route = f"{ws}?room={room}"
+    host = await Client.connect(route)
+    assert (await host.request({"type": "enter", "room": room, "token": token}))["type"] == "ack"
+    return room, route, host, token

@@ -68,7 +68,8 @@ async def seat_two(host_url: str, guest_url: str, seed: int) -> tuple[Client, Cl
     while host.room is None or host.token is None:
         await host.receive()
     guest = await Client.connect(guest_url)
-    await guest.request({"type": "enter", "room": host.room})
+    answer = await guest.request({"type": "enter", "room": host.room})
+    assert answer["type"] == "ack", answer
     answer = await guest.request({"type": "sit", "seat": 1, "name": "Ben"})
     assert answer["type"] == "ack", answer
     answer = await host.request({"type": "start", "seed": seed})

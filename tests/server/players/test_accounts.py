@@ -4,11 +4,13 @@ enumeration, the stored hash, passwords in logs, and deletion down to the last r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import re
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -188,6 +190,24 @@ def _failures(url: str) -> dict[str, int]:
     return {keys.get(key, key): failures for key, failures in rows}
 
 
+@contextlib.contextmanager
+def servers_on(where: str, tmp_path: Path, request: pytest.FixtureRequest,
+               ) -> Iterator[tuple[str, list[ServerProcess]]]:
+    """The store's URL and the servers on it for ``where``: one on SQLite, one on a throwaway
+    PostgreSQL, or two sharing that PostgreSQL ("postgresql, two processes"); stopped after."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    if where != "sqlite":
+        postgres: Postgres = request.getfixturevalue("postgres")
+        url = postgres.fresh_database()
+    servers = [ServerProcess(tmp_path / f"{n}.db", extra=("--db", url)).start()
+               for n in range(2 if "two" in where else 1)]
+    try:
+        yield url, servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
 async def _wrong_sign_ins_at_once(bases: list[str], count: int) -> list[int]:
     """``count`` sign-ins to ann with wrong passwords, all sent together from one address (one
     guest a server, the requests shared out between the servers in turn): their statuses."""
@@ -211,13 +231,7 @@ def test_wrong_passwords_sent_at_once_are_checked_no_more_than_the_limit_and_cou
     wrong passwords sent at once (to one process or shared between two on one PostgreSQL) the
     first ADDRESS_FREE are checked and the others refused, however they interleave, and the
     store counts exactly the ones checked, against the address and against the account."""
-    url = f"sqlite:///{tmp_path / 'games.db'}"
-    if where != "sqlite":
-        postgres: Postgres = request.getfixturevalue("postgres")
-        url = postgres.fresh_database()
-    servers = [ServerProcess(tmp_path / f"{n}.db", extra=("--db", url)).start()
-               for n in range(2 if "two" in where else 1)]
-    try:
+    with servers_on(where, tmp_path, request) as (url, servers):
         owner = new_guest(servers[0].url)
         base = servers[0].url
         made = httpx.post(base + "/account/create",
@@ -225,9 +239,6 @@ def test_wrong_passwords_sent_at_once_are_checked_no_more_than_the_limit_and_cou
                           data={"csrf": _csrf_of(base, owner), "username": "ann", "password": PASSWORD})
         assert made.status_code == 303
         statuses = run(_wrong_sign_ins_at_once([s.url for s in servers], 24))
-    finally:
-        for server in servers:
-            server.stop()
     checked = [status for status in statuses if status != 429]
     assert checked == [403] * ADDRESS_FREE, (statuses, _failures(url))
     assert _failures(url) == {"address:127.0.0.1": ADDRESS_FREE, "account:ann": ADDRESS_FREE}

@@ -14,12 +14,11 @@ from typing import Any
 
 import httpx
 import pytest
-from real_servers import Postgres
 from scripted_client import new_guest, run
 from server_process import ServerProcess
 from soft_passkey import SoftPasskey
 from starlette.applications import Starlette
-from test_accounts import PASSWORD, Browser, _csrf_of, _failures, _game_of, _player
+from test_accounts import PASSWORD, Browser, _csrf_of, _failures, _game_of, _player, servers_on
 
 from okgin.server import create_app
 from okgin.server.players.accounts import ADDRESS_FREE, Accounts
@@ -293,22 +292,13 @@ def test_failing_passkeys_sent_at_once_are_verified_no_more_than_the_limit_and_c
     address, to one process or shared between two on one PostgreSQL, the first ADDRESS_FREE
     are verified (and refused, 403), the others refused unverified (429), and the store counts
     exactly the ones verified, against the address and against the account."""
-    url = f"sqlite:///{tmp_path / 'games.db'}"
-    if where != "sqlite":
-        postgres: Postgres = request.getfixturevalue("postgres")
-        url = postgres.fresh_database()
-    servers = [ServerProcess(tmp_path / f"{n}.db", extra=("--db", url)).start()
-               for n in range(2 if "two" in where else 1)]
-    try:
+    with servers_on(where, tmp_path, request) as (url, servers):
         key = SoftPasskey()
         _added_to_a_new_account(servers[0], key)
         forger = SoftPasskey()
         forger.id, forger.user_handle = key.id, key.user_handle
         guests = [Served(servers[n % len(servers)]) for n in range(24)]
         statuses = _forged_answers_at_once(guests, forger)
-    finally:
-        for server in servers:
-            server.stop()
     verified = [status for status in statuses if status != 429]
     assert verified == [403] * ADDRESS_FREE, (statuses, _failures(url))
     assert _failures(url) == {"address:127.0.0.1": ADDRESS_FREE, "account:ann": ADDRESS_FREE}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import anyio
 import pytest
+from scripted_client import run
 from sqlalchemy import update
 from stored_games import store_record
 from test_coach_server import finished_record
@@ -33,7 +33,7 @@ def test_a_finished_game_opens_to_its_players_and_to_everyone_once_public(store:
 
     def may(player: str | None, finished: bool = True, seated: bool = False) -> bool:
         seating = Seating(players, Wallets(store.engine), player, None)
-        return anyio.run(seating.may_open, "game1", finished, seated)
+        return run(seating.may_open("game1", finished, seated))
 
     assert may(ann.player) and not may(bob.player) and not may(None)
     assert may(bob.player, finished=False)  # a game in play may be watched by its id

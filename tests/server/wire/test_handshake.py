@@ -4,13 +4,13 @@ can fill the log by knocking with a wrong Host."""
 
 from __future__ import annotations
 
-import asyncio
 import socket
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from scripted_client import run
 from server_process import ServerProcess
 
 from okgin.server.wire.headers import SecurityHeaders
@@ -82,9 +82,9 @@ def test_without_the_denial_extension_the_refusal_is_a_close_before_accept() -> 
         await SecurityHeaders(never)(scope, receive, send)
         return list(sent)
 
-    plain = asyncio.run(knock({}))
+    plain = run(knock({}))
     assert [m["type"] for m in plain] == ["websocket.close"] and plain[0]["code"] == 1008
     assert plain[0]["reason"].startswith("evil.example is not one of this server's host names")
-    denied = asyncio.run(knock({"websocket.http.response": {}}))
+    denied = run(knock({"websocket.http.response": {}}))
     assert [m["type"] for m in denied] == ["websocket.http.response.start", "websocket.http.response.body"]
     assert denied[0]["status"] == 400

@@ -313,7 +313,7 @@ def test_a_page_too_many_frames_behind_is_closed_and_its_seat_marked_away(tmp_pa
             await asyncio.wait_for(serving, 60)
             return page, live.room.seats[0]
 
-    page, seat = asyncio.run(go())
+    page, seat = run(go())
     assert b'okgin_refusals_total{reason="behind"} 1.0' in generate_latest(app.state.metrics.registry)
     assert page.sent[-1] == {"type": "websocket.close", "code": 1008,
                              "reason": "more than 8 frames behind: closed"}
