@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from scripted_client import Client, choose, run
+from scripted_client import Client, choose, my_move, run
 from server_process import ServerProcess
 
 from okgin.server.store.db import SQLITE_BUSY_SECONDS
@@ -24,19 +24,18 @@ def test_a_computer_player_tries_again_after_the_store_was_busy(tmp_path: Path) 
     try:
         async def go() -> dict[str, Any]:
             client = await Client.connect(server.ws_url)
-            state = await client.open_game({"type": "new", "opponents": ["hard"]})
+            await client.open_game({"type": "new", "opponents": ["hard"]})
             for _ in range(200):  # a computer's turn whose save the lock comes before
-                if state["view"]["result"] is not None:
-                    await client.request({"type": "next"}, 60)
-                    state = await client.wait_my_move(60)
-                    continue
+                state = await client.wait_my_move(60)
                 message = choose(state)
-                assert message is not None
+                assert message is not None, "the game ended before the lock met a computer's save"
+                if message["type"] == "next":
+                    await client.request(message, 60)
+                    continue
                 logged = _log_rows(db, client.game or "")
                 answer = await client.request(message, 60)
                 assert answer["type"] == "ack", answer
-                state = client.state or {}
-                if state["view"]["to_act"] == state["view"]["seat"] or state["view"]["result"] is not None:
+                if my_move(client.state or {}):
                     continue  # still the person's turn (a draw), or the hand ended: no computer move
                 # The store locked, then asked whether the computer's move is saved already: the
                 # person's move is one row; if none came after it, the computer's save is still to
@@ -47,7 +46,6 @@ def test_a_computer_player_tries_again_after_the_store_was_busy(tmp_path: Path) 
                 if _log_rows(db, client.game or "", locker) > logged + 1:
                     locker.execute("COMMIT")
                     locker.close()
-                    state = await client.wait_my_move(60)
                     continue
                 await asyncio.sleep(SQLITE_BUSY_SECONDS + 2)
                 locker.execute("COMMIT")
