@@ -128,8 +128,14 @@ def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
     assert state["status"] == "finished" and state["round"] == 3
     names = {e["seed"]: e["name"] for e in state["entrants"]}
     assert sorted(names.values())[:2] == ["Ann", "Bob"] and len(names) == 4
-    for p in players:  # four at tables of two: no byes, so each played a table every round
-        assert p.tables == 3
+    # Four at tables of two: no byes, so each person had a table every round (the server's
+    # record of it). The two pages are driven in turn by one loop, so on a loaded machine one
+    # can be left unattended past --away-seconds, and then a computer rightly stands in and
+    # may finish that table's match before the page looks: a page reaches each round it sees.
+    people = {e["seed"] for e in state["entrants"] if e["person"]}
+    assert [(s["played"], s["byes"]) for s in state["standings"] if s["entrant"] in people] == [(3, 0)] * 2
+    for p in players:
+        assert 1 <= p.tables <= p.round <= 3
         rows = p.page.locator("#standings tbody tr")
         assert rows.count() == 4
         shown = [rows.nth(i).locator("td").nth(1).inner_text().split(" (")[0] for i in range(4)]
