@@ -48,9 +48,10 @@ unit: $(STAMP) system node_modules/axe-core/axe.min.js
 test: lint typecheck unit
 
 # The quick loop while working: every test but those of whole processes and real servers
-# (tests/system/, marker `system`) and of Chromium (tests/browser/, marker `browser`).
+# (tests/system/, marker `system`), of Chromium (tests/browser/, marker `browser`) and those
+# that take more than about 2 s each (marker `slow`). Under 2 minutes on two quiet cores.
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -n 2 --dist loadfile -m "not system and not browser"
+	$(BIN)/pytest -q -n 2 --dist loadfile -m "not system and not browser and not slow"
 
 # Benchmarks (not tests): the meld solver and the simple bot beside their OpenSpiel/RLCard
 # peers, the computer players' decision times, hands per match under each preset, okgin.env

@@ -52,6 +52,7 @@ def _player(level: str, seed: int) -> Player:
 
 @pytest.mark.parametrize("rules_name", PRESET_NAMES)
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.slow
 def test_every_level_plays_seeded_hands_of_every_preset_legally(level: str, rules_name: str) -> None:
     rules = preset(rules_name)
     rng = random.Random(f"{level}/{rules_name}")

@@ -21,6 +21,7 @@ def _sim() -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_a_seeded_sim_gives_the_same_json_on_a_busy_machine() -> None:
     quiet = _sim()
     # Two processes that only burn the CPU, so `hard`'s searches run with the cores taken.

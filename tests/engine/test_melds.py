@@ -189,6 +189,7 @@ def test_deadwood_is_the_least(indices: list[int]) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(dense_big_hands())
+@pytest.mark.slow
 def test_dense_big_hands(indices: list[int]) -> None:
     mask = _mask(indices)
     after = brute_discards(mask)
@@ -230,6 +231,7 @@ def test_arrangement_is_valid_and_least(indices: list[int]) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=12, max_size=13, unique=True))
+@pytest.mark.slow
 def test_more_cards_than_a_hand(indices: list[int]) -> None:
     mask = _mask(indices)
     assert deadwood_of_mask(mask) == brute_deadwood(mask)

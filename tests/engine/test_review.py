@@ -103,6 +103,7 @@ def test_a_lower_threshold_lists_the_smaller_disagreements_too() -> None:
     assert all(d.move != 31 for d in review_hand(hand, 1).mistakes)
 
 
+@pytest.mark.slow
 def test_hards_own_play_is_seldom_called_a_mistake() -> None:
     # Not never: over these 8 hands (measured, docs/coach.md) 8 of hard's 380 decisions (2.1%;
     # issue 18 asks for at most 3%) cost at least MISTAKE points by the review's judgment: the

@@ -38,6 +38,7 @@ def server(serve: Serve) -> ServerProcess:
     return serve()
 
 
+@pytest.mark.slow
 def test_hint_advice_review_and_statistics_over_a_whole_game(server: ServerProcess) -> None:
     cookie = new_guest(server.url)
 
@@ -188,6 +189,7 @@ def test_charts_are_svg_with_a_table_and_no_style_attribute() -> None:
     assert bars.count("<rect") == 2 and "<td>2</td>" in bars
 
 
+@pytest.mark.slow
 def test_statistics_body_from_rows() -> None:
     rows = rows_of("a", finished_record(2)) + rows_of("b", finished_record(3))
     body = stats_body(rows)

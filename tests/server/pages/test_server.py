@@ -91,6 +91,7 @@ def test_an_illegal_action_is_refused_then_a_legal_one_acknowledged(server: Serv
     assert accepted["type"] == "ack"
 
 
+@pytest.mark.slow
 def test_a_second_tab_sees_the_same_game(server: ServerProcess) -> None:
     async def go() -> tuple[dict[str, Any], dict[str, Any]]:
         first = await Client.connect(server.ws_url)
@@ -117,6 +118,7 @@ def test_a_second_tab_sees_the_same_game(server: ServerProcess) -> None:
     assert one["view"] == two["view"]
 
 
+@pytest.mark.slow
 def test_a_full_game_is_fair_saved_and_downloadable(server: ServerProcess) -> None:
     cookie = new_guest(server.url)
 
@@ -157,6 +159,7 @@ def test_record_of_an_unfinished_game_is_never_sent(server: ServerProcess) -> No
     assert httpx.get(f"{server.url}/games/nope/record", cookies=mine).status_code == 404
 
 
+@pytest.mark.slow
 def test_a_restarted_server_resumes_the_game(server: ServerProcess) -> None:
     async def play_some() -> tuple[str | None, str | None, dict[str, Any]]:
         client = await Client.connect(server.ws_url)
@@ -183,6 +186,7 @@ def test_a_restarted_server_resumes_the_game(server: ServerProcess) -> None:
 
 
 @pytest.mark.parametrize("opponents", [["easy", "hard"], ["normal", "normal", "easy"]])
+@pytest.mark.slow
 def test_several_computer_players(server: ServerProcess, opponents: list[str]) -> None:
     async def go() -> dict[str, Any]:
         client = await Client.connect(server.ws_url)

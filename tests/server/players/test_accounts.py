@@ -143,6 +143,7 @@ def test_sign_out_other_devices_revokes_a_stolen_cookie(app: Starlette, db: Path
     assert "/games/g1/replay" not in ann.go("GET", "/history").text
 
 
+@pytest.mark.slow
 def test_brute_force_is_delayed_and_limited_and_the_owner_still_gets_in(app: Starlette) -> None:
     _signed_up(app)
     attacker = Browser(app, address="10.6.6.6")
@@ -159,6 +160,7 @@ def test_brute_force_is_delayed_and_limited_and_the_owner_still_gets_in(app: Sta
     assert "signed in as <b>ann</b>" in owner.go("GET", "/profile").text
 
 
+@pytest.mark.slow
 def test_a_right_password_is_no_failure_of_its_address(app: Starlette) -> None:
     """Each try is counted before its password is checked; a right one gives it back, so the
     address still has its fifth failure to come after four wrong and one right."""
@@ -224,6 +226,7 @@ async def _wrong_sign_ins_at_once(bases: list[str], count: int) -> list[int]:
 
 
 @pytest.mark.parametrize("where", ["sqlite", "postgresql", "postgresql, two processes"])
+@pytest.mark.slow
 def test_wrong_passwords_sent_at_once_are_checked_no_more_than_the_limit_and_counted_exactly(
     tmp_path: Path, request: pytest.FixtureRequest, where: str,
 ) -> None:

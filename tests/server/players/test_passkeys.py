@@ -284,6 +284,7 @@ def _forged_answers_at_once(guests: list[Served], forger: SoftPasskey) -> list[i
 
 
 @pytest.mark.parametrize("where", ["sqlite", "postgresql", "postgresql, two processes"])
+@pytest.mark.slow
 def test_failing_passkeys_sent_at_once_are_verified_no_more_than_the_limit_and_counted_exactly(
     tmp_path: Path, request: pytest.FixtureRequest, where: str,
 ) -> None:

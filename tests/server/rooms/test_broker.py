@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from scripted_client import run
 
 from okgin.errors import OkginError
@@ -48,6 +49,7 @@ def test_local_broker_delivers_in_order_and_survives_a_failing_subscriber() -> N
     assert heard == [0, 1, 2]
 
 
+@pytest.mark.slow
 def test_a_move_in_one_hall_reaches_the_other_and_stale_changes_are_refused(tmp_path: Path) -> None:
     async def go() -> tuple[list[dict[str, Any]], str, str, int, int]:
         broker = LocalBroker()

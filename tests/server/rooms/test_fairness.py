@@ -7,6 +7,8 @@ import json
 import random
 import re
 
+import pytest
+
 from okgin.bots import make_player
 from okgin.cards import DECK
 from okgin.rules import preset
@@ -75,6 +77,7 @@ def play(seed: int) -> int:
     return checked
 
 
+@pytest.mark.slow
 def test_no_frame_holds_a_card_its_seat_may_not_know() -> None:
     frames = sum(play(seed) for seed in range(GAMES))
     assert frames > GAMES * 50

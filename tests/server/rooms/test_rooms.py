@@ -132,6 +132,7 @@ def _store_turn_timer(db: Path, code: str, seconds: int) -> None:
                            (json.dumps({**json.loads(data), "timer": seconds}), code))
 
 
+@pytest.mark.slow
 def test_a_turn_timer_that_runs_out_makes_that_one_move_for_the_person(server: ServerProcess) -> None:
     async def go() -> tuple[float, list[tuple[float, dict[str, Any]]], dict[str, Any], dict[str, Any]]:
         host = await open_room(server.ws_url, 2, "Ann", timer=30)
@@ -176,6 +177,7 @@ def test_a_turn_timer_that_runs_out_makes_that_one_move_for_the_person(server: S
     assert len(own["view"]["history"]) == len(mine["view"]["history"]) + 1
 
 
+@pytest.mark.slow
 def test_abandoned_unfinished_games_and_rooms_are_removed_after_the_idle_time(tmp_path: Path) -> None:
     # --idle-hours 0.0005 is 1.8 s; the server sweeps every second (a quarter of it, at least 1 s)
     server = ServerProcess(tmp_path / "idle.db", allow_seeds=True, extra=("--idle-hours", "0.0005")).start()
@@ -282,6 +284,7 @@ def test_an_away_seat_says_when_a_computer_may_take_it() -> None:
     assert room.seats[1].stand_in == "normal"
 
 
+@pytest.mark.slow
 def test_a_player_who_leaves_watches_on_and_a_computer_finishes_for_them(server: ServerProcess) -> None:
     async def go() -> tuple[list[str], dict[str, Any], dict[str, Any], Client]:
         host = await open_room(server.ws_url, 2, "Ann", SHORT)

@@ -61,6 +61,7 @@ def _rows(db: Path, query: str, *args: object) -> list[tuple[Any, ...]]:
         return connection.execute(query, args).fetchall()
 
 
+@pytest.mark.slow
 def test_a_staked_table_of_three_pays_its_pool_by_okgin_prizes_once(server: ServerProcess) -> None:
     ann, bob, cy = (new_guest(server.url) for _ in range(3))
     _set_balance(server, cy, 40)  # Cy has lost 960 of them elsewhere
@@ -126,6 +127,7 @@ def test_a_staked_table_of_three_pays_its_pool_by_okgin_prizes_once(server: Serv
     assert out["profile"].count("<td>-100</td>") == 2 and "Daily chips" in out["profile"]
 
 
+@pytest.mark.slow
 def test_a_start_with_one_player_short_takes_nobodys_stake(server: ServerProcess) -> None:
     ann, bob = new_guest(server.url), new_guest(server.url)
 

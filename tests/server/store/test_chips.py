@@ -133,6 +133,7 @@ steps = st.lists(st.one_of(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps)
+@pytest.mark.slow
 def test_no_chip_is_made_or_lost_but_by_the_grant(moves: list[tuple[str, int, list[int]]]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store, wallets, players = _store(f"sqlite:///{Path(folder) / 'c.db'}")

@@ -12,12 +12,14 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from scripted_client import Client, choose, my_move, run
 from server_process import ServerProcess
 
 from okgin.server.store.db import SQLITE_BUSY_SECONDS
 
 
+@pytest.mark.slow
 def test_a_computer_player_tries_again_after_the_store_was_busy(tmp_path: Path) -> None:
     db = tmp_path / "busy.db"
     server = ServerProcess(db).start()

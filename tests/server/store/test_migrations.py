@@ -160,6 +160,7 @@ def test_the_server_knows_the_head_revision_alembic_reads() -> None:
     assert head() == HEAD
 
 
+@pytest.mark.slow
 def test_db_upgrade_and_serve_on_an_old_store_say_what_to_do_in_one_line(tmp_path: Path) -> None:
     url = old_store("sqlite", tmp_path)
     serve = [sys.executable, "-m", "okgin.cli", "serve", "--port", str(free_port()), "--db", url]

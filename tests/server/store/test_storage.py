@@ -117,6 +117,7 @@ def _race(url: str, code: str, seed: int, start: Any, answers: Any) -> None:
     store.close()
 
 
+@pytest.mark.slow
 def test_of_two_processes_moving_at_the_same_moment_one_wins_and_nothing_else_changes(url: str) -> None:
     store = Store(url)
     _, room, game = new_solo(store)
@@ -155,6 +156,7 @@ def test_a_corrupt_database_is_one_clear_error(tmp_path: Path) -> None:
     assert str(raised.value) == f"cannot open the game store sqlite:///{path}: file is not a database"
 
 
+@pytest.mark.slow
 def test_a_locked_database_answers_busy_and_writes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     store = Store(f"sqlite:///{path}")

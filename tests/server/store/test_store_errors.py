@@ -41,6 +41,7 @@ def test_serve_on_an_unreachable_postgresql_prints_one_line_and_exits_2() -> Non
     assert done.stderr.startswith(f"okgin serve: cannot open the game store {url}: connection failed")
 
 
+@pytest.mark.slow
 def test_a_locked_database_answers_a_clear_error_and_changes_nothing(tmp_path: Path) -> None:
     server = ServerProcess(tmp_path / "games.db", allow_seeds=True).start()
 

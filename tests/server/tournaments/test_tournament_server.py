@@ -287,6 +287,7 @@ def assert_played_out(state: dict[str, Any], db_url: str) -> None:
         store.close()
 
 
+@pytest.mark.slow
 def test_a_knockout_of_8_computer_players_is_played_to_the_end_through_the_server(tmp_path: Path) -> None:
     """Set to start a few seconds ahead, it is started by the director then, nobody pressing Start."""
     server = ServerProcess(tmp_path / "t.db").start()
@@ -320,6 +321,7 @@ def test_a_knockout_of_8_computer_players_is_played_to_the_end_through_the_serve
     assert "Final standings" in page.text and page.text.count("<h2>Round ") == 3
 
 
+@pytest.mark.slow
 def test_a_person_plays_their_table_and_an_absent_persons_match_is_played_for_them(tmp_path: Path) -> None:
     """Ann plays her table from her own session (the link seats her: no token); Ben never comes,
     so after the away grace a computer player plays his matches, and the results count."""
@@ -407,6 +409,7 @@ def test_the_live_part_shows_the_entrants_to_anyone_and_the_host_alone_may_start
     assert "class=start" not in page_for_other and "class=join" in page_for_other
 
 
+@pytest.mark.slow
 def test_a_person_who_never_presses_next_hand_does_not_hold_up_the_round(tmp_path: Path) -> None:
     """Ann plays her moves but never presses Next hand: after the away grace the next hand is
     dealt for her table anyway (a page left open on a finished hand cannot stop a round)."""

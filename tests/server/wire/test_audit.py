@@ -207,6 +207,7 @@ BAD_IDS = ["%00", "a%00b", "x" * 300, "%F0%9F%83%8F"]
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+@pytest.mark.slow
 def test_bad_game_ids_over_http_are_400_or_404_on_every_database(
     tmp_path: Path, request: pytest.FixtureRequest, database: str,
 ) -> None:

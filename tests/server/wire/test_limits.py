@@ -72,6 +72,7 @@ async def _flood(url: str, count: int, room: str) -> list[str]:
     return list(await asyncio.gather(*(one(number) for number in range(count))))
 
 
+@pytest.mark.slow
 def test_fifty_players_behind_one_address_come_back_and_a_flood_is_closed(tmp_path: Path) -> None:
     db = tmp_path / "limits.db"
     setup = ServerProcess(db, extra=("--no-address-limits",)).start()
@@ -232,6 +233,7 @@ async def _person(url: str, cookie: str, everyone: asyncio.Barrier) -> list[str]
     return refused
 
 
+@pytest.mark.slow
 def test_fifty_people_behind_one_address_play_with_the_coach_at_once(tmp_path: Path) -> None:
     """Each person is a session of its own that sits at its own game: limited as a player, not
     as its address, so none of them is ever refused, though every page opens, asks the coach

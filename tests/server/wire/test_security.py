@@ -189,6 +189,7 @@ def test_malformed_frames_are_answered_then_the_connection_closed(server: Server
     assert (code, reason) == (1008, "too many malformed messages: closed")
 
 
+@pytest.mark.slow
 def test_an_address_reconnecting_without_end_is_closed_unanswered(server: ServerProcess) -> None:
     """A flooder closed for flooding opens another connection, and another: an address may
     open 10 at once and then 5 a second; the next is read once (only a seat token would let it
@@ -228,6 +229,7 @@ def test_an_address_reconnecting_without_end_is_closed_unanswered(server: Server
     assert state["type"] == "state"
 
 
+@pytest.mark.slow
 def test_coach_questions_are_limited_apart_from_other_messages(server: ServerProcess) -> None:
     """Each hint costs engine time: a page may ask 2 a second (burst 10), a flood of them is
     refused without being worked out, and a move still goes through meanwhile."""
@@ -264,6 +266,7 @@ def test_coach_questions_are_limited_apart_from_other_messages(server: ServerPro
     assert move["type"] == "ack" and later["type"] == "hint"
 
 
+@pytest.mark.slow
 def test_a_locked_database_refuses_the_move_and_changes_nothing(server: ServerProcess) -> None:
     async def go() -> tuple[dict[str, Any], str, str, dict[str, Any], dict[str, Any]]:
         client = await Client.connect(server.ws_url)
@@ -292,6 +295,7 @@ def test_a_locked_database_refuses_the_move_and_changes_nothing(server: ServerPr
     assert rejoined["view"]["history"] == json.loads(before)["hands"][-1]["actions"] or rejoined["view"]
 
 
+@pytest.mark.slow
 def test_a_locked_database_on_every_room_path_is_one_line_each(server: ServerProcess) -> None:
     """Opening a game, opening a room and changing one while another writer holds the store:
     each answer is one clear line, nothing is stored, and the log holds one line per failure."""
