@@ -108,13 +108,6 @@ class Players:
             db.execute(delete(room_players).where(room_players.c.room == room, room_players.c.seat == seat))
             db.execute(insert(room_players).values(room=room, seat=seat, player=player))
 
-    def room_game_began(self, room: str, game: str, person_seats: list[int]) -> None:
-        """A room's new game: its people's seats are recorded against the players who took them."""
-        query = select(room_players.c.seat, room_players.c.player).where(room_players.c.room == room)
-        with storage_errors("could not record the game's players"), self.engine.begin() as db:
-            taken = {seat: player for seat, player in db.execute(query)}
-            _put_seats(db, game, {seat: taken[seat] for seat in person_seats if seat in taken})
-
     def games_of(self, player: str) -> dict[str, int]:
         """The games ``player`` sat in, each with their seat."""
         query = select(game_players.c.game, game_players.c.seat).where(game_players.c.player == player)

@@ -1,5 +1,6 @@
-"""Who owns which seat: the rows tying a page's player to the seats and games they take, the
-one check that a seat can pay a table's stake, and who may open a finished game by its id.
+"""Which seat a page's player holds (their rows, written with the room's own save), their name
+the first time they sit, the one check that a seat can pay a table's stake, and who may open a
+finished game by its id.
 
 The socket (``wire.sockets``) asks here and knows nothing of these rows; the store's work runs
 in a worker thread (``anyio.to_thread``), never on the event loop. The stake check itself
@@ -9,7 +10,6 @@ stake set and a start.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import anyio.to_thread
@@ -53,21 +53,8 @@ class Seating:
         if stake:
             await anyio.to_thread.run_sync(check_stake, self.wallets, self.player, name, stake)
 
-    async def sat_solo(self, room: str, game: str) -> None:
-        """This player made a game against the computer: seat 0 of its game and its room."""
-        if self.player is None:
-            return
-        await anyio.to_thread.run_sync(self.players.sat_in_game, game, {0: self.player})
-        await anyio.to_thread.run_sync(self.players.sat_in_room, room, 0, self.player)
-
-    async def took(self, room: str, seat: int, name: object) -> None:
-        """This player took ``seat`` of ``room``: their room seat, and their name if they had none."""
-        if self.player is None:
-            return
-        await anyio.to_thread.run_sync(self.players.sat_in_room, room, seat, self.player)
-        if self.name is None and isinstance(name, str):
+    async def named(self, name: object) -> None:
+        """This player sat at a table as ``name``: their display name, if they had none. (The
+        seat itself is theirs in the room's own save: ``rooms.changes.Change.seated``.)"""
+        if self.player is not None and self.name is None and isinstance(name, str):
             await anyio.to_thread.run_sync(self.players.name_once, self.player, name)
-
-    async def game_began(self, room: str, game: str, people: Sequence[int]) -> None:
-        """A room's game began: its people's seats (``people``) are theirs in the store."""
-        await anyio.to_thread.run_sync(self.players.room_game_began, room, game, list(people))

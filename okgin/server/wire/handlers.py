@@ -30,8 +30,6 @@ async def on_new(c: Connection, message: m.New) -> Answer:
         rules = rules.replace(players=len(message.opponents) + 1)
     live, token = await c.hall.solo(rules, list(message.opponents), _seed(c, message.seed),
                                      c.player_id)
-    if live.room.game is not None:
-        await c.seating.sat_solo(live.room.code, live.room.game)
     await c.watch(live, 0, token)
     return None
 
@@ -66,7 +64,7 @@ async def on_create(c: Connection, message: m.Create) -> Answer:
     name = _name(c, message.name)
     live, token = await c.hall.open(message.rules, players, name, message.timer, c.settings.away_grace,
                                      c.player_id)
-    await c.seating.took(live.room.code, 0, name)
+    await c.seating.named(name)
     await c.watch(live, 0, token)
     return None
 
@@ -79,7 +77,7 @@ async def on_sit(c: Connection, message: m.Sit) -> Answer:
     if live.room.stakes.stake:
         await c.seating.check_stake(live.room.stakes.stake, _shown(name))
     change = await live.sit(message.seat, name, c.player_id)
-    await c.seating.took(live.room.code, message.seat, name)
+    await c.seating.named(name)
     await c.watch(live, message.seat, change.token)  # the token saved, if the change was re-run
     return None
 
@@ -104,10 +102,6 @@ async def on_start(c: Connection, message: m.Start | m.Rematch) -> Answer:
     """start, and rematch (the same seats again)."""
     live = c.room()
     await live.begin(c.watcher.seat, _seed(c, message.seed), rematch=isinstance(message, m.Rematch))
-    room = live.room
-    if room.game is not None:  # the people's seats of the new game are theirs in the store
-        people = [i for i, seat in enumerate(room.seats) if seat.kind == "person"]
-        await c.seating.game_began(room.code, room.game, people)
     return None
 
 
