@@ -202,6 +202,16 @@ async def wait_for(client: Client, test: Any, timeout: float = 30.0) -> dict[str
             return message
 
 
+async def until(test: Any, what: str, timeout: float = 30.0) -> None:
+    """Wait until ``test()`` holds (looked at every 20 ms), for something that sends no frame
+    to wait on (a hall's state, a room's watchers); fail saying ``what`` did not happen."""
+    give_up = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > give_up:
+            raise AssertionError(f"{what} within {timeout} s")
+        await asyncio.sleep(0.02)
+
+
 def new_guest(base_url: str) -> str:
     """A browser's first visit to the game page: the session cookie the server gave it."""
     return str(httpx.get(base_url + "/").cookies["okgin_session"])

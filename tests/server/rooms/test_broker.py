@@ -3,13 +3,11 @@ made in one reaches the other's watchers, which reloads the newer version from t
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-from scripted_client import run
+from scripted_client import run, until
 
 from okgin.errors import OkginError
 from okgin.rules import preset
@@ -49,7 +47,6 @@ def test_local_broker_delivers_in_order_and_survives_a_failing_subscriber() -> N
     assert heard == [0, 1, 2]
 
 
-@pytest.mark.slow
 def test_a_move_in_one_hall_reaches_the_other_and_stale_changes_are_refused(tmp_path: Path) -> None:
     async def go() -> tuple[list[dict[str, Any]], str, str, int, int]:
         broker = LocalBroker()
@@ -63,13 +60,18 @@ def test_a_move_in_one_hall_reaches_the_other_and_stale_changes_are_refused(tmp_
         assert isinstance(live_two, LiveRoom) and live_two is not live_one
         seen: list[dict[str, Any]] = []
         await live_two.attach(Watcher(seen.append, None))
-        await asyncio.sleep(1.0)  # the computer player may move first (through hall two)
+        # the computer player may move first (through hall two): hall one hears of it
+        await until(lambda: live_one.game is not None and live_one.game.to_act() == 0,
+                    "hall one did not catch up with the computer's move")
         seen.clear()
         current = live_one.game
-        assert current is not None and current.to_act() == 0, "hall one did not catch up"
+        assert current is not None
         text = str(current.match.view(0).legal[0]).split(" ", 1)[1]
         await live_one.commit(lambda: Change(str(current.act(0, text)), game=True))
-        await asyncio.sleep(1.0)
+        await until(lambda: any(m.get("event") == f"0 {text}" for m in seen),
+                    "hall two's watcher did not hear the move")
+        await until(lambda: current.to_act() == 0 and live_one.game is current,
+                    "the computer's answer did not reach hall one")  # nothing moves from here on
         # A change made from an old version writes nothing from it: the save conflicts, the room
         # is reloaded, and the change is judged again on the stored version (scale's live.py).
         old = live_one.room
