@@ -21,6 +21,9 @@ Pair = frozenset[int]
 SEARCH_BUDGET = 20_000
 """Tables tried per allowed number of rematches before the Swiss search allows one more."""
 
+EXACT_FACTOR = 10
+"""The exact search (every order of the table sizes) may try this many times SEARCH_BUDGET tables."""
+
 
 class PairingError(OkginError):
     """A table size, an entrant list or a result that cannot be paired or ranked."""
@@ -101,7 +104,10 @@ def swiss_round(
     The bye (if any) goes to the lowest-ranked entrant who has not had one (once everyone
     has, the lowest of those with the fewest). Tables are filled from the top of the
     standings, each entrant with the next ones below who have not met anyone at the table;
-    when no such round exists the fewest rematches are allowed. When that search takes more
+    when no such round exists the fewest rematches are allowed. The fewest is found exactly
+    over every order of the table sizes (``_fewest``, within ``EXACT_FACTOR`` budgets); when
+    the sizes in order (full tables first) reach it, that seating is taken, else the exact
+    one. Past that budget the sizes stay in order; when that search takes more
     than ``budget_per_try`` tries (large fields late in an event), the standings are seated
     in order and players swapped between tables, nearest tables first, while a swap removes
     rematches. Raises PairingError for a bad table size or entrant list.
@@ -115,6 +121,12 @@ def swiss_round(
         byes = ([e for e in ranking if had[e] == fewest][-1],)
     playing = [e for e in ranking if e not in byes]
     seen = met(history)
+    fewest = _fewest(playing, sizes, seen, budget_per_try * EXACT_FACTOR)
+    if fewest is not None:
+        cost, best = fewest
+        budget = [budget_per_try]
+        tables = _search(playing, sizes, seen, cost, budget)  # today's order first, when as good
+        return Round(tuple(tables if tables is not None else best), byes)
     for allowed in range(len(playing) * table):
         budget = [budget_per_try]
         tables = _search(playing, sizes, seen, allowed, budget)
@@ -127,6 +139,71 @@ def swiss_round(
         blocks.append(list(playing[start:start + size]))
         start += size
     return Round(_repair(blocks, seen, playing), byes)
+
+
+def _fewest(
+    playing: list[int], sizes: list[int], seen: set[Pair], budget: int
+) -> tuple[int, list[Table]] | None:
+    """The fewest rematches of any partition of ``playing`` into tables of ``sizes`` (the
+    sizes in any order: a short table may seat the top of the standings) and the first such
+    seating in standings order; None when that takes more than ``budget`` tables tried.
+
+    Each remaining field (the entrants not yet seated and the table sizes left) is solved
+    once, so a field of 12 is a few thousand fields at most."""
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    left = [budget]
+
+    def cost_of(table: Table) -> int:
+        return sum(frozenset(p) in seen for p in itertools.combinations(table, 2))
+
+    def choices(field: tuple[int, ...], shapes: tuple[int, ...]) -> Iterable[tuple[Table, tuple[int, ...]]]:
+        anchor, rest = field[0], field[1:]
+        for size in dict.fromkeys(sorted(shapes, reverse=True)):
+            after = list(shapes)
+            after.remove(size)
+            for combo in itertools.combinations(rest, size - 1):
+                yield (anchor, *combo), tuple(after)
+
+    def best(field: tuple[int, ...], shapes: tuple[int, ...]) -> int:
+        if not field:
+            return 0
+        key = (field, shapes)
+        if key not in memo:
+            lowest = 10**9
+            for table, after in choices(field, shapes):
+                left[0] -= 1
+                if left[0] <= 0:
+                    raise _OutOfTries
+                here = cost_of(table)
+                if here < lowest:  # a table alone as dear as the best so far cannot beat it
+                    lowest = min(lowest, here + best(tuple(e for e in field if e not in table), after))
+            memo[key] = lowest
+        return memo[key]
+
+    field, shapes = tuple(playing), tuple(sorted(sizes, reverse=True))
+    try:
+        total = best(field, shapes)
+    except _OutOfTries:
+        return None
+    tables: list[Table] = []
+    left[0] = budget  # the walk back reads the solved fields, plus those pruned above
+    try:
+        while field:
+            target = best(field, shapes)
+            for table, after in choices(field, shapes):
+                rest = tuple(e for e in field if e not in table)
+                here = cost_of(table)
+                if here <= target and here + best(rest, after) == target:
+                    tables.append(table)
+                    field, shapes = rest, after
+                    break
+    except _OutOfTries:
+        return None
+    return total, tables
+
+
+class _OutOfTries(Exception):
+    """The exact search ran past its budget."""
 
 
 def _search(
