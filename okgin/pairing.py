@@ -121,9 +121,9 @@ def swiss_round(
         byes = ([e for e in ranking if had[e] == fewest][-1],)
     playing = [e for e in ranking if e not in byes]
     seen = met(history)
-    fewest = _fewest(playing, sizes, seen, budget_per_try * EXACT_FACTOR)
-    if fewest is not None:
-        cost, best = fewest
+    exact = _fewest(playing, sizes, seen, budget_per_try * EXACT_FACTOR)
+    if exact is not None:
+        cost, best = exact
         budget = [budget_per_try]
         tables = _search(playing, sizes, seen, cost, budget)  # today's order first, when as good
         return Round(tuple(tables if tables is not None else best), byes)
