@@ -122,7 +122,8 @@ def play_one(config: SimConfig, group: int, rotation: int) -> MatchStats:
         hand = match.start_hand(Deal.shuffle(config.rules, deals))
         play_hand(hand, players, chance, match.totals, match, match.won)
     if match.final is None:
-        raise RuntimeError(f"match {group}/{rotation} not over after {config.max_hands} hands")
+        raise OkginError(f"match {group}/{rotation} is not over after {config.max_hands} hands: "
+                         "these players may never reach the target (random players seldom do)")
     if config.records is not None:
         labels = [config.labels[e] for e in entrant]
         path = config.records / f"match-{group:05d}-{rotation}.json"

@@ -280,6 +280,10 @@ def make_config(
     for level in players:
         if level not in LEVELS:
             raise OkginError(f"no player {level!r}; the players are " + ", ".join(LEVELS))
+    if "random" in players:
+        playable = ", ".join(lv for lv in LEVELS if lv != "random")
+        raise OkginError("random players are not for tournaments: two at a table may never end their "
+                         f"match (it has a 1000-hand limit); the players are {playable}")
     count = len(players) if entrants is None else entrants
     _check_numbers(format, count, table, rounds, jobs, stake, budget)
     prizes = _prize_rules(split, winner_share, cutoff)

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from okgin.cli import main
+from okgin.errors import OkginError
 from okgin.pairing import met
 from okgin.rules import preset
 from okgin.sim import SimConfig, play_one
@@ -138,3 +139,26 @@ def test_a_malformed_command_line_is_one_line_too(argv, message, capsys):
     out, err = capsys.readouterr()
     assert exited.value.code == 2 and out == ""
     assert err == f"okgin tournament: {message} (see okgin tournament --help)\n"
+
+
+@pytest.mark.parametrize("format", ["swiss", "knockout", "round-robin"])
+@pytest.mark.parametrize("level", ["easy", "simple", "normal", "hard"])
+def test_every_level_plays_every_format_to_its_end(format, level, capsys):
+    out = tournament(capsys, format, "--players", level, "--entrants", "2", "--seed", "1")
+    assert f"{format}: 2 entrants" in out and level in out
+
+
+@pytest.mark.parametrize("format", ["swiss", "knockout", "round-robin"])
+@pytest.mark.parametrize("players", [["random"], ["random", "easy"]])
+def test_random_players_are_refused_up_front_with_why(format, players, capsys):
+    # failed before: `swiss --players random --entrants 2` ended in a RuntimeError traceback
+    assert main(["tournament", format, "--players", *players, "--entrants", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("okgin tournament: random players are not for tournaments: two at a table")
+
+
+def test_a_match_that_cannot_end_is_an_okgin_error():
+    config = SimConfig(("random", "random"), 1, preset("oklahoma"), max_hands=3)
+    with pytest.raises(OkginError, match="is not over after 3 hands: these players may never reach"):
+        play_one(config, 0, 0)
