@@ -80,6 +80,41 @@ def split_pool(
     return tuple(chips)
 
 
+def split_by_standing(
+    pool: int, penalties: Sequence[int], played: Sequence[int], rules: PrizeRules | None = None
+) -> tuple[int, ...]:
+    """A tournament's pool by final standing: player i is placed i-th (0 the winner), with
+    ``penalties[i]`` penalty points over ``played[i]`` matches (a bye is none).
+
+    Each player's penalty points per match, then never fewer than anyone placed above them
+    (the running highest down the standings), stand in for one game's penalty points in
+    ``split_pool``'s rule: the gap from the winner's, the 75% and the cutoff, scaled or
+    proportional. So a higher place is never paid less, and a player out early is not paid
+    for having played less (docs/rules.md, "A tournament's pool"). Raises PrizeError.
+
+    >>> split_by_standing(100, [0, 15, 7, 7], [2, 2, 1, 1])
+    (79, 7, 7, 7)
+    """
+    rules = rules or PrizeRules()
+    _check(pool, 0, penalties)
+    if len(played) != len(penalties) or not all(_is_int(n) and n >= 0 for n in played):
+        raise PrizeError(f"matches played {list(played)!r}, expected a whole number for each player")
+    per = [Fraction(points, max(1, n)) for points, n in zip(penalties, played, strict=True)]
+    floor = per[0]
+    weights = []
+    for value in per[1:]:
+        floor = max(floor, value)
+        weights.append(max(Fraction(0), rules.cutoff - (floor - per[0])))
+    rest = pool - math.ceil(Fraction(pool * rules.winner_percent, 100))
+    if rules.split == "scaled":
+        exact = [rest * w / (len(weights) * rules.cutoff) for w in weights]
+    else:
+        total = sum(weights, Fraction(0))
+        exact = [rest * w / total if total else Fraction(0) for w in weights]
+    others = [math.floor(x) for x in exact]
+    return (pool - sum(others), *others)
+
+
 def penalty_points(result: HandResult, undercut_penalty: int) -> tuple[int, ...]:
     """Each seat's penalty points from one finished hand: for every seat but the winner, its
     deadwood less the winner's, plus ``undercut_penalty`` for an undercut knocker, times the

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from okgin.match import Match
 from okgin.pairing import Round, Standing, TableResult, knockout_round, round_robin, standings, swiss_round
-from okgin.prizes import penalty_points, split_pool
+from okgin.prizes import penalty_points, split_by_standing
 from okgin.server.store.tournament_store import StoredTournament
 from okgin.server.tournaments.settings import Settings
 
@@ -83,11 +83,22 @@ def penalties(event: StoredTournament) -> dict[int, int]:
     return total
 
 
+def matches_played(event: StoredTournament) -> dict[int, int]:
+    """Each entrant's finished matches (a bye is none)."""
+    count = {e.seed: 0 for e in event.entrants}
+    for t in event.tables:
+        if t.result is not None:
+            for seed in t.result["order"]:
+                count[seed] += 1
+    return count
+
+
 def pool_shares(event: StoredTournament, settings: Settings) -> dict[str, int] | None:
-    """A finished tournament's pool of entry fees split among the people who paid (by player):
-    the pool's winner is the first of them in the final order, and each one's penalty points
-    are their sum over the tournament (``penalties``): 004's rule, as at a staked table
-    (docs/tournaments.md, "Entry fees and the pool"). None for a free tournament."""
+    """A finished tournament's pool of entry fees split among the people who paid (by player),
+    by standing: the pool's winner is the first of them in the final order, and each one's
+    penalty points per match played (never fewer than anyone placed above) stand in for a
+    game's (``okgin.prizes.split_by_standing``; docs/rules.md, "A tournament's pool"), so a
+    higher place is never paid less. None for a free tournament."""
     if not settings.fee:
         return None
     people = [e for e in event.entrants if e.player is not None]
@@ -95,8 +106,9 @@ def pool_shares(event: StoredTournament, settings: Settings) -> dict[str, int] |
         return {e.player: settings.fee for e in people if e.player is not None}
     place = {seed: n for n, seed in enumerate(final_order(event, settings))}
     people.sort(key=lambda e: place[e.seed])
-    lost = penalties(event)
-    chips = split_pool(settings.fee * len(people), 0, [lost[e.seed] for e in people], settings.prizes)
+    lost, played = penalties(event), matches_played(event)
+    chips = split_by_standing(settings.fee * len(people), [lost[e.seed] for e in people],
+                              [played[e.seed] for e in people], settings.prizes)
     return {e.player: c for e, c in zip(people, chips, strict=True) if e.player is not None}
 
 

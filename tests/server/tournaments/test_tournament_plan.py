@@ -4,6 +4,7 @@ order, and a finished match's result (no server: stored tournaments written by h
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -21,6 +22,7 @@ from okgin.server.tournaments.plan import (
     chips_won,
     final_order,
     match_result,
+    matches_played,
     next_round,
     penalties,
     pool_shares,
@@ -64,7 +66,8 @@ def test_a_tournaments_pool_is_split_whole_among_its_people_by_004s_rule(
     n: int, format: str, table: int, fee: int, split: str, data: st.DataObject,
 ) -> None:
     """Whatever the results: the people's fees, whole, to the people alone; the first person in
-    the final order at least 75%; nothing to a person 50 penalty points or more behind them."""
+    the final order at least 75%; nothing to a person 50 penalty points a match or more behind
+    them (counting anyone placed above); a higher place never paid less."""
     base = Settings(format, table, n, preset("oklahoma"), 2, ("easy",), False, None, fee,
                     PrizeRules(split=split))  # type: ignore[arg-type]
     people = data.draw(st.sets(st.integers(0, n - 1)))
@@ -83,8 +86,33 @@ def test_a_tournaments_pool_is_split_whole_among_its_people_by_004s_rule(
     if len(people) >= 2:
         first = next(e for e in final_order(stored, base) if e in people)
         assert shares[f"p{first}"] * 100 >= 75 * fee * len(people)
-        lost = penalties(stored)
-        assert all(shares[f"p{s}"] == 0 for s in people if lost[s] - lost[first] >= 50)
+        lost, played = penalties(stored), matches_played(stored)
+        ranked = [e for e in final_order(stored, base) if e in people]
+        per = [Fraction(lost[s], max(1, played[s])) for s in ranked]
+        assert all(shares[f"p{s}"] == 0 for i, s in enumerate(ranked) if max(per[:i + 1]) - per[0] >= 50)
+        paid = [shares[f"p{s}"] for s in ranked]
+        assert paid == sorted(paid, reverse=True), "a higher place is never paid less"
+
+
+def test_the_runner_up_of_a_knockout_is_never_paid_less_than_the_third() -> None:
+    """The issue's audited knockout: the runner-up played two matches (15 penalty points), the
+    third one (7) and was paid more. failed before: 5 chips to the runner-up, 7 to the third."""
+    base = Settings("knockout", 2, 4, preset("oklahoma"), 2, ("easy",), False, None, 25, PrizeRules())
+    stored = StoredTournament("T", 0, "running", "host", base.to_data(), 0, 0.0,
+                              [Entrant(seed, f"E{seed}", player=f"p{seed}") for seed in range(4)])
+    lost = {(1, 0): [0, 7], (1, 1): [0, 7], (2, 0): [0, 15]}  # round 1: 0 beats 3, 1 beats 2
+    while (r := next_round(stored, base)) is not None:
+        play(stored, r)
+        for t in stored.tables_of(stored.round):
+            assert t.result is not None
+            t.result["penalties"] = lost[(t.round, t.number)]
+    order = final_order(stored, base)
+    assert order[:2] == [0, 1]
+    shares = pool_shares(stored, base)
+    assert shares is not None and sum(shares.values()) == 100
+    paid = [shares[f"p{seed}"] for seed in order]
+    assert paid == sorted(paid, reverse=True), paid
+    assert paid[0] >= 75
 
 
 def test_a_round_robin_of_four_at_tables_of_two_meets_everyone_once_in_three_rounds() -> None:
