@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import okgin.prizes
-from okgin.prizes import PrizeError, PrizeRules, split_pool
+from okgin.prizes import PrizeError, PrizeRules, split_by_standing, split_pool
 
 PROPORTIONAL = PrizeRules(split="proportional")
 
@@ -125,3 +125,50 @@ def test_more_penalty_points_never_earn_a_player_more(game, extra):
     worse = list(penalties)
     worse[loser] += extra
     assert split_pool(pool, winner, worse, rules)[loser] <= split_pool(pool, winner, penalties, rules)[loser]
+
+
+# -- a tournament's pool, by standing (docs/rules.md, "A tournament's pool") ---------------
+
+
+@pytest.mark.parametrize(
+    ("pool", "penalties", "played", "scaled", "proportional"),
+    [
+        # a knockout of 8 at tables of 2: champion, runner-up, semi-finals, round 1
+        (800, [12, 60, 30, 48, 20, 35, 70, 9], [3, 3, 2, 2, 1, 1, 1, 1],
+         (718, 19, 19, 17, 17, 10, 0, 0), (603, 46, 46, 40, 40, 25, 0, 0)),
+        # a Swiss of 6 at tables of 3, three rounds
+        (600, [30, 45, 90, 60, 150, 120], [3] * 6, (525, 27, 18, 18, 6, 6), (450, 54, 36, 36, 12, 12)),
+    ],
+)
+def test_a_tournaments_worked_examples(pool, penalties, played, scaled, proportional):
+    assert split_by_standing(pool, penalties, played) == scaled
+    assert split_by_standing(pool, penalties, played, PrizeRules(split="proportional")) == proportional
+
+
+def test_the_audited_knockout_pays_the_runner_up_no_less_than_the_third():
+    # failed before (summed penalty points, as split_pool): the runner-up 15, the third 7
+    assert split_pool(100, 0, [0, 15, 7, 7]) == (81, 5, 7, 7)
+    assert split_by_standing(100, [0, 15, 7, 7], [2, 2, 1, 1]) == (79, 7, 7, 7)
+
+
+standings = st.integers(2, 8).flatmap(lambda n: st.tuples(
+    st.integers(0, 2000), st.lists(st.integers(0, 300), min_size=n, max_size=n),
+    st.lists(st.integers(0, 6), min_size=n, max_size=n),
+    st.builds(PrizeRules, st.integers(0, 100), st.integers(1, 120),
+              st.sampled_from(["scaled", "proportional"]))))
+
+
+@given(standings)
+def test_a_tournaments_pool_is_whole_the_winners_share_kept_and_no_place_paid_more_than_above(event):
+    pool, penalties, played, rules = event
+    chips = split_by_standing(pool, penalties, played, rules)
+    assert sum(chips) == pool and min(chips) >= 0
+    assert chips[0] * 100 >= rules.winner_percent * pool
+    assert list(chips[1:]) == sorted(chips[1:], reverse=True)
+    if rules.winner_percent >= 50:
+        assert chips[0] >= max(chips[1:])
+
+
+def test_a_tournaments_bad_matches_played_are_refused():
+    with pytest.raises(PrizeError, match="matches played"):
+        split_by_standing(100, [0, 1], [1])
