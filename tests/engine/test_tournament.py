@@ -162,3 +162,14 @@ def test_a_match_that_cannot_end_is_an_okgin_error():
     config = SimConfig(("random", "random"), 1, preset("oklahoma"), max_hands=3)
     with pytest.raises(OkginError, match="is not over after 3 hands: these players may never reach"):
         play_one(config, 0, 0)
+
+
+@pytest.mark.parametrize(("entrants", "table", "rematches"), [(8, 3, [0, 0, 0]), (7, 4, [0, 3, 3])])
+def test_the_issues_swiss_tournaments_rematch_no_more_than_they_must(entrants, table, rematches):
+    # `okgin tournament swiss --players easy simple --entrants 8 --table 3 --seed 1`: round 3
+    # was (7,5,0) (3,2,6) (4,1) with a rematch where (0,7,4) (5,1) (3,6,2) has none; 7 at
+    # tables of 4 had 5 pairs met again in round 3 where 3 were the fewest.
+    # failed before: [0, 0, 1] and [0, 3, 5]
+    config = make_config("swiss", ["easy", "simple"], **{**OPTIONS, "entrants": entrants, "table": table})
+    event = run_tournament(config)
+    assert [len(met([r]) & met(event.rounds[:i])) for i, r in enumerate(event.rounds)] == rematches
