@@ -121,6 +121,10 @@ def swiss_round(
         byes = ([e for e in ranking if had[e] == fewest][-1],)
     playing = [e for e in ranking if e not in byes]
     seen = met(history)
+    budget = [budget_per_try]
+    tables = _search(playing, sizes, seen, 0, budget)  # none in today's order: the best, and quick
+    if tables is not None:
+        return Round(tuple(tables), byes)
     exact = _fewest(playing, sizes, seen, budget_per_try * EXACT_FACTOR)
     if exact is not None:
         cost, best = exact
