@@ -58,13 +58,13 @@ def bar_chart(ident: str, title: str, bars: Sequence[tuple[str, float]], unit: s
         return HEIGHT - PAD - (value - low) / (high - low) * (HEIGHT - 2 * PAD)
 
     parts = []
-    for i, (label, value) in enumerate(bars):
+    for i, (name, value) in enumerate(bars):
         x = PAD + i * width + width * 0.15
         top, bottom = sorted((y(value), y(0)))
         parts.append(f'<rect class="bar" x="{x:.1f}" y="{top:.1f}" width="{width * 0.7:.1f}" '
                      f'height="{max(bottom - top, 1):.1f}"/>'
                      f'<text class="tick" x="{x + width * 0.35:.1f}" y="{HEIGHT - PAD + 16}">'
-                     f"{html.escape(label)}</text>")
+                     f"{html.escape(name)}</text>")
     return _figure(ident, title, "".join(parts) + _labels(low, high, y), bars, unit, label)
 
 

@@ -13,11 +13,16 @@ _PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Oklahoma Gin</title>
 <link rel="stylesheet" href="/static/page.css">{styles}</head>
-<body class="page"><main><p>{links}</p><h1>{title}</h1>{body}</main>{scripts}</body></html>
+<body class="page"><header class="site"><a class="home" href="/">Oklahoma Gin</a>
+<nav aria-label="Site"><a href="/">Play</a><a href="/#friends">Play with friends</a>
+<a href="/t">Tournaments</a><a href="/leaderboard">Leaderboard</a><a href="/profile">Your profile</a></nav>
+</header><main>{links}<h1>{title}</h1>{body}</main>{scripts}</body></html>
 """
-BACK = '<a href="/">← Back to the game</a>'
-COACH = (BACK + ' · <a href="/history">Finished games</a>\n· <a href="/stats">Your statistics</a>'
-         ' · <a href="/profile">Your profile</a> · <a href="/leaderboard">Leaderboard</a>')
+SITE = ("Play", "Play with friends", "Tournaments", "Leaderboard", "Your profile")
+"""The site frame's links, on every page (the table's header has the same: static/index.html)."""
+BACK = ""
+COACH = ('<p class=links><a href="/history">Finished games</a>'
+         ' · <a href="/stats">Your statistics</a></p>')
 """The links above a coach's or a player's page (review, replay, statistics, profile)."""
 
 
@@ -26,7 +31,8 @@ def page(
     links: str = BACK, status: int = 200,
 ) -> HTMLResponse:
     """The page ``title`` around ``body`` (HTML, already escaped), with the static ``scripts``
-    (ES modules, each importing what it needs) and ``styles`` it needs and the ``links`` above it."""
+    (ES modules, each importing what it needs) and ``styles`` it needs and the ``links`` above it,
+    inside the site frame (Play, Play with friends, Tournaments, Leaderboard, Your profile)."""
     tags = "".join(f'<script type="module" src="/static/{name}"></script>' for name in scripts)
     sheets = "".join(f'<link rel="stylesheet" href="/static/{name}">' for name in styles)
     text = _PAGE.format(title=html.escape(title), body=body, scripts=tags, styles=sheets, links=links)

@@ -29,3 +29,8 @@ def test_many_points_keep_small_dots_and_at_most_about_eight_labels() -> None:
     assert chart.count('r="3"') == 30 and "value-label" not in chart
     labels = re.findall(r'<text class="tick label"[^>]*>([^<]*)</text>', chart)
     assert 2 <= len(labels) <= 9 and labels[0] == "Game 1" and labels[-1] == "Game 30"
+
+
+def test_a_bar_charts_table_is_headed_by_its_label_not_its_last_rows() -> None:
+    chart = bar_chart("b", "Won", [("Games won", 2), ("Hands not won", 1)], "count", label="Result")
+    assert re.findall(r"<th scope=col>(.*?)</th>", chart) == ["Result", "count"]

@@ -70,6 +70,7 @@ function offerRooms() {
   document.body.append(dialog);
   nav.prepend(h("button", { type: "button", id: "play-friends", text: "Play with friends",
                              on: () => dialog.showModal() }));
+  if (location.hash === "#friends") dialog.showModal();  // the site frame's "Play with friends"
 }
 
 // -- in a room ----------------------------------------------------------------------------
