@@ -146,7 +146,7 @@ async def review_page(request: Request) -> Response:
         f'<a href="?hand={n}{also}"{" aria-current=page" if n == number else ""}>Hand {n}</a>'
         for n in range(1, count + 1)
     )
-    replay_link = f'<p><a href="/games/{html.escape(game.id)}/replay">Replay this game</a></p>'
+    replay_link = f'<p class=go><a href="/games/{html.escape(game.id)}/replay">Replay this game</a></p>'
     body = (f"<nav aria-label=Hands class=hands>{links}</nav>"
             f"{_seats(names, number, seat) if public else ''}{replay_link}"
             f"{review_body(review, names, game.id)}")
