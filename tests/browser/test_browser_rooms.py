@@ -196,7 +196,8 @@ def test_three_friends_play_to_the_end_watched_then_rematch(
     assert result_buttons(watcher) == ["Review this hand", "Close"]
     expect(bob.locator("#result-buttons button.primary")).to_have_text("Offer a rematch")
     bob.click("#result-buttons button:text-is('Offer a rematch')")
-    expect(watcher.locator("#result")).to_contain_text("Bob offers a rematch: waiting for Ann and Cy", timeout=WAIT)
+    waiting = "Bob offers a rematch: waiting for Ann and Cy"
+    expect(watcher.locator("#result")).to_contain_text(waiting, timeout=WAIT)
     for page in (host, cy):
         page.click("#result-buttons button:text-is('Accept')", timeout=WAIT)
     for page in players:
