@@ -99,6 +99,9 @@ class Room:
     """A tournament's table (its code): one match, no host, no rematch; its computer players
     play on with nobody watching, deal the next hand when no person is there to, and stand in
     for a person away past ``away_grace`` without anyone asking (see ``autoplay``)."""
+    rematch_yes: list[int] = field(default_factory=list)
+    """A game over: the seats whose people said yes to a rematch, the offer's first; the next
+    game is dealt once every person seated has (a computer player always would)."""
     _rules_json: tuple[Rules, str | dict[str, Any]] | None = field(default=None, compare=False, repr=False)
     """``rules.to_json()`` and the rules it was made from: written at every change and frame."""
 
@@ -172,7 +175,7 @@ class Room:
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
             "away_grace": self.away_grace, "tournament": self.tournament, **self.stakes.to_json(),
-            "staked": list(self.staked), "chips": self.chips,
+            "staked": list(self.staked), "chips": self.chips, "rematch": list(self.rematch_yes),
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -204,6 +207,8 @@ class Room:
         name = self.seats[seat].name
         in_game = self.phase is not Phase.LOBBY
         self.seats[seat] = Seat("computer", name, "normal", left=True) if in_game else Seat()
+        if seat in self.rematch_yes:
+            self.rematch_yes.remove(seat)
         if self.host == seat:
             count = len(self.seats)
             after = [(seat + step) % count for step in range(1, count)]
@@ -279,13 +284,31 @@ class Room:
             raise RoomError("every seat needs a player: invite someone or add a computer player")
         self._begin(game_id)
 
-    def rematch(self, by: int | None, game_id: str) -> None:
-        if by is None:
+    def accept_rematch(self, by: int | None) -> bool:
+        """A seated person's yes to a rematch (the first yes is the offer the others answer);
+        True when every person seated has said yes, so the next game may be dealt
+        (``begin_rematch``). Raises RoomError, changing nothing, when it may not be."""
+        if by is None or not 0 <= by < len(self.seats) or self.seats[by].kind != "person":
             raise RoomError("only the players can ask for a rematch")
         if self.phase is not Phase.FINISHED:
-            raise RoomError("the game is not over yet")
+            raise RoomError("the game is not over yet: a rematch is offered once it is")
         if self.tournament is not None:
             raise RoomError("a tournament's table plays one match: the next round is on its page")
+        if by in self.rematch_yes:
+            raise RoomError("you have said yes to the rematch already: the others are asked")
+        self.rematch_yes.append(by)
+        return self.rematch_ready()
+
+    def rematch_ready(self) -> bool:
+        """Has a rematch been offered, and has every person seated said yes to it?"""
+        if self.phase is not Phase.FINISHED or not self.rematch_yes:
+            return False
+        return all(i in self.rematch_yes for i, seat in enumerate(self.seats) if seat.kind == "person")
+
+    def begin_rematch(self, game_id: str) -> None:
+        """The rematch everyone seated said yes to: the next game, the same seats."""
+        if not self.rematch_ready():
+            raise RoomError("the rematch waits for every player's yes")
         self._begin(game_id)
 
     def finish(self) -> None:
@@ -305,6 +328,7 @@ class Room:
         self.game = game_id
         self.games.append(game_id)
         self.staked = self.staking_seats()
+        self.rematch_yes = []
 
     def _free_name(self) -> str:
         """The first computer player's name no seat uses (people's names compared without case)."""
@@ -333,7 +357,8 @@ class Room:
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
                 "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),
-                "chips": self.chips, "tournament": self.tournament}
+                "chips": self.chips, "tournament": self.tournament,
+                "rematch": list(self.rematch_yes)}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
@@ -341,7 +366,8 @@ class Room:
                    data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
                    version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
                    data.get("deadline"), TableStakes.from_json(data.get("stakes")),
-                   list(data.get("staked", [])), data.get("chips"), data.get("tournament"))
+                   list(data.get("staked", [])), data.get("chips"), data.get("tournament"),
+                   rematch_yes=list(data.get("rematch", [])))
 
 
 def new_code() -> str:

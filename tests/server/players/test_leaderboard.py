@@ -55,8 +55,10 @@ def played(server: ServerProcess) -> dict[str, str]:
         assert (await host.request({"type": "start", "seed": 5}))["type"] == "ack"
         await asyncio.gather(host.play(), guest.play())
         first = host.game
-        assert (await guest.request({"type": "rematch"}))["type"] == "ack"  # begun, not finished
-        await wait_for(host, lambda m: m["type"] == "room" and m["game"] != first)
+        assert (await guest.request({"type": "rematch"}))["type"] == "ack"  # Bob offers
+        assert (await host.request({"type": "rematch"}))["type"] == "ack"  # Ann says yes: begun, not finished
+        if host.room_state["game"] == first:  # the new game's frame may come before the ack
+            await wait_for(host, lambda m: m["type"] == "room" and m["game"] != first)
         for name, rules in (("Ann", SHORT), ("Cy", {"preset": "gin", "target": 10})):
             solo = await Client.connect(server.ws_url, cookies[name])
             await solo.open_game({"type": "new", "opponents": ["easy"], "seed": 3, "rules": rules})
