@@ -24,7 +24,17 @@ from sqlalchemy.exc import IntegrityError
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
-from okgin.server.players.ratings import COMPUTER_MU, FAMILIES, Entrant, Rating, family, places, rate, weight
+from okgin.server.players.ratings import (
+    COMPUTER_MU,
+    FAMILIES,
+    PROVISIONAL,
+    Entrant,
+    Rating,
+    family,
+    places,
+    rate,
+    weight,
+)
 from okgin.server.store.db import StorageError, storage_errors
 from okgin.server.store.schema import (
     game_players,
@@ -41,8 +51,6 @@ TOP = 100
 _TRIES = 5
 """Ratings at once that make the same new rows (a new player's first rating, a new tenth's
 count) meet on the key; the one that loses reads again and rates again, up to this often."""
-NAMELESS = "(no name yet)"
-"""How the leaderboard shows a player who has not chosen a name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,11 +209,13 @@ class RatingStore:
 
 
 def leaderboard_query(family: str, limit: int) -> Select[Any]:
-    """The best ``limit`` of ``family`` with their names (also run by bench_leaderboard's EXPLAIN)."""
+    """The best ``limit`` of ``family`` with their names (also run by bench_leaderboard's EXPLAIN):
+    only players past their provisional games and with a name they chose."""
     return (select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.ordinal,
                    players.c.name)
             .join(players, players.c.id == ratings.c.player)
-            .where(ratings.c.family == family)
+            .where(ratings.c.family == family, ratings.c.games >= PROVISIONAL,
+                   players.c.name.is_not(None), players.c.name != "")
             # Both descending: one backward walk of ix_ratings_family_ordinal, no sort.
             .order_by(ratings.c.ordinal.desc(), ratings.c.player.desc()).limit(limit))
 
@@ -216,7 +226,7 @@ def _leaderboard(db: Connection, family: str, limit: int, you: str | None) -> li
     for number, row in enumerate(rows, start=1):
         place = board[-1].place if board and rows[number - 2].ordinal == row.ordinal else number
         rating = Rating(row.mu, row.sigma, row.games)
-        board.append(Placed(place, row.name or NAMELESS, rating, row.player == you))
+        board.append(Placed(place, row.name, rating, row.player == you))
     return board
 
 

@@ -8,6 +8,7 @@ import hashlib
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -19,6 +20,7 @@ from test_players import browse, db_rows
 from okgin.server import create_app
 from okgin.server.players.identity import Players
 from okgin.server.players.rating_store import bucket
+from okgin.server.players.ratings import shown_rating
 from okgin.server.store.schema import ratings
 
 SHORT = {"preset": "oklahoma", "target": 10}
@@ -147,5 +149,48 @@ def test_the_best_100_and_your_own_place_below_them(tmp_path: Path) -> None:
     table = page.text[page.text.index("Multi-player rules"):]
     assert table.count("<tr><td>") == 100  # and its heading row
     assert "Player 99<" in table and "Player 100<" not in table
-    assert "Your place: <b>130th</b> of 130, rating 21.1." in table  # 10 games: not provisional
+    assert "Your place: <b>130th</b> of 130 rated, rating 2555." in table  # 10 games: not provisional
     assert "You have no rating here yet" in page.text  # in the two-player family
+
+
+def _rated_players(tmp_path: Path, people: list[tuple[str | None, float, int]]) -> tuple[Any, list[str]]:
+    """An app whose two-player family holds ``people`` (name or None, ordinal, games); their cookies."""
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}")
+    players = Players(app.state.store.engine)
+    made = [players.new_guest() for _ in people]
+    for (session, _), (name, _ordinal, _games) in zip(made, people, strict=True):
+        if name is not None:
+            players.set_name(session.player, name)
+    with app.state.store.engine.begin() as db:
+        db.execute(insert(ratings), [
+            {"player": s.player, "family": "two-player", "mu": ordinal + 6.0, "sigma": 2.0,
+             "ordinal": ordinal, "bucket": bucket(ordinal), "games": games, "updated": 0.0}
+            for (s, _), (_name, ordinal, games) in zip(made, people, strict=True)])
+    app.state.ratings.recount()
+    return app, [cookie for _, cookie in made]
+
+
+def test_ratings_show_near_1500_and_the_board_lists_only_named_players_past_5_games(tmp_path: Path) -> None:
+    app, cookies = _rated_players(tmp_path, [
+        ("Dora", 0.0, 5), ("Eli <3", 3.44, 12), ("Two games", 9.0, 2), (None, 8.0, 30), ("Fay", -1.83, 6)])
+    (page,) = browse(app, "http://127.0.0.1", ["/leaderboard"], cookies[0])
+    table = page.text[page.text.index("<table class=leaderboard>"):]
+    rows = re.findall(r"<tr[^>]*><td>(\d+)</td><td>([^<]*)</td><td>([^<]*)</td><td>(\d+)</td></tr>", table)
+    assert rows == [("1", "Eli &lt;3", "1672", "12"), ("2", "Dora (you)", "1500", "5"),
+                    ("3", "Fay", "1408", "6")]
+    assert "Two games" not in page.text and "(no name yet)" not in page.text
+    assert "provisional" not in table  # nobody listed is provisional
+    (two,) = browse(app, "http://127.0.0.1", ["/leaderboard"], cookies[2])
+    assert "rating 1950<span class=provisional>, provisional: 2 of 5 games</span>." in two.text
+    assert "You are listed after 3 more rated games." in two.text
+    (nameless,) = browse(app, "http://127.0.0.1", ["/leaderboard"], cookies[3])
+    assert "You are listed once you choose a name" in nameless.text
+
+
+def test_the_profile_shows_a_provisional_rating_as_such(tmp_path: Path) -> None:
+    app, cookies = _rated_players(tmp_path, [("Gus", 0.24, 3), ("Hal", 1.0, 5)])
+    gus, = browse(app, "http://127.0.0.1", ["/profile"], cookies[0])
+    provisional = "<span class=provisional>, provisional: 3 of 5 games</span>"
+    assert f"Two-player rules: <b>1512{provisional}</b>" in gus.text
+    hal, = browse(app, "http://127.0.0.1", ["/profile"], cookies[1])
+    assert "Two-player rules: <b>1550</b>" in hal.text
