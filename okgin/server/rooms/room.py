@@ -99,6 +99,9 @@ class Room:
     """A tournament's table (its code): one match, no host, no rematch; its computer players
     play on with nobody watching, deal the next hand when no person is there to, and stand in
     for a person away past ``away_grace`` without anyone asking (see ``autoplay``)."""
+    coach: bool = False
+    """The coach's help in play (hints, advice) is allowed: a game against the computer always, a
+    friends' room if its host chose so, a tournament's table never. Such a game is not rated."""
     _rules_json: tuple[Rules, str | dict[str, Any]] | None = field(default=None, compare=False, repr=False)
     """``rules.to_json()`` and the rules it was made from: written at every change and frame."""
 
@@ -107,15 +110,19 @@ class Room:
     @classmethod
     def create(
         cls, rules: Rules, players: int, host_name: str, timer: int | None = None,
-        away_grace: float = AWAY_GRACE,
+        away_grace: float = AWAY_GRACE, coach: bool = False,
     ) -> tuple[Room, str]:
-        """A room in its lobby with the host seated at seat 0; returns it and the host's token."""
+        """A room in its lobby with the host seated at seat 0; returns it and the host's token.
+        ``coach``: the host allows the coach (its games are then not rated)."""
         if players not in (2, 3, 4):
             raise RoomError("a room has 2 to 4 seats")
         if timer not in TIMERS:
             raise RoomError("the turn timer is off, 30, 60 or 120 seconds")
+        if not isinstance(coach, bool):
+            raise RoomError("the coach is allowed (true) or not (false)")
         rules = rules.replace(players=players) if rules.players != players else rules
-        room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer, away_grace=away_grace)
+        room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer, away_grace=away_grace,
+                   coach=coach)
         return room, room.sit(0, host_name)
 
     @classmethod
@@ -123,7 +130,8 @@ class Room:
         """A game against the computer: the person at seat 0, playing at once."""
         names = COMPUTER_NAMES
         computers = [Seat("computer", name, level) for name, level in zip(names, levels, strict=False)]
-        room = cls(new_code(), rules, [Seat("person", "You"), *computers], phase=Phase.PLAYING, solo=True)
+        room = cls(new_code(), rules, [Seat("person", "You"), *computers], phase=Phase.PLAYING, solo=True,
+                   coach=True)
         token, hashed = new_token()
         room.seats[0].token_hash = hashed
         return room, token
@@ -172,7 +180,7 @@ class Room:
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
             "away_grace": self.away_grace, "tournament": self.tournament, **self.stakes.to_json(),
-            "staked": list(self.staked), "chips": self.chips,
+            "staked": list(self.staked), "chips": self.chips, "coach": self.coach,
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -256,6 +264,12 @@ class Room:
         self.may_set_stakes(by)
         self.stakes = stakes
 
+    def may_coach(self) -> None:
+        """Refuse a coach's hint or advice at a table where the coach is off."""
+        if not self.coach:
+            where = "a tournament's table" if self.tournament is not None else "this table"
+            raise RoomError(f"the coach is off at {where}: its games are rated")
+
     def may_set_stakes(self, by: int | None) -> None:
         """Raise RoomError unless ``by`` may set the table's stake now."""
         self._host_only(by)
@@ -333,7 +347,7 @@ class Room:
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
                 "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),
-                "chips": self.chips, "tournament": self.tournament}
+                "chips": self.chips, "tournament": self.tournament, "coach": self.coach}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
@@ -341,7 +355,16 @@ class Room:
                    data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
                    version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
                    data.get("deadline"), TableStakes.from_json(data.get("stakes")),
-                   list(data.get("staked", [])), data.get("chips"), data.get("tournament"))
+                   list(data.get("staked", [])), data.get("chips"), data.get("tournament"),
+                   _coach_of(data))
+
+
+def _coach_of(data: dict[str, Any]) -> bool:
+    """A stored room's coach: as saved, or (saved before rooms said) as it was then, on for a
+    game against the computer and for friends' rooms, off at a tournament's table."""
+    if "coach" in data:
+        return bool(data["coach"])
+    return data.get("tournament") is None
 
 
 def new_code() -> str:

@@ -46,8 +46,9 @@ def _rated(server: ServerProcess, count: int) -> None:
 
 @pytest.fixture(scope="module")
 def played(server: ServerProcess) -> dict[str, str]:
-    """Ann and Bob <3 finish a room game and start a rematch; Ann then plays Ruby (solo), and Cy
-    plays a game of gin against the computer. Their cookies, by name."""
+    """Ann and Bob <3 finish a room game and start a rematch; Ann then plays Ruby (solo, the
+    coach allowed: not rated), and Cy a game of gin in a room of her own with a computer player.
+    Their cookies, by name."""
     cookies = {name: new_guest(server.url) for name in ("Ann", "Bob <3", "Cy")}
 
     async def go() -> None:
@@ -59,12 +60,14 @@ def played(server: ServerProcess) -> dict[str, str]:
         first = host.game
         assert (await guest.request({"type": "rematch"}))["type"] == "ack"  # begun, not finished
         await wait_for(host, lambda m: m["type"] == "room" and m["game"] != first)
-        for name, rules in (("Ann", SHORT), ("Cy", {"preset": "gin", "target": 10})):
-            solo = await Client.connect(server.ws_url, cookies[name])
-            await solo.open_game({"type": "new", "opponents": ["easy"], "seed": 3, "rules": rules})
-            assert (await solo.play())["final"] is not None
-            await solo.close()
-        for client in (host, guest):
+        solo = await Client.connect(server.ws_url, cookies["Ann"])
+        await solo.open_game({"type": "new", "opponents": ["easy"], "seed": 3, "rules": SHORT})
+        assert (await solo.play())["final"] is not None
+        cy = await open_room(server.ws_url, 2, "Cy", {"preset": "gin", "target": 10}, cookie=cookies["Cy"])
+        assert (await cy.request({"type": "computer", "seat": 1, "level": "easy"}))["type"] == "ack"
+        assert (await cy.request({"type": "start", "seed": 3}))["type"] == "ack"
+        assert (await cy.play())["final"] is not None
+        for client in (host, guest, solo, cy):
             await client.close()
 
     run(go())
@@ -72,26 +75,27 @@ def played(server: ServerProcess) -> dict[str, str]:
     return cookies
 
 
-def test_a_room_game_and_a_solo_game_are_rated_once_each(
+def test_room_games_are_rated_once_each_and_a_solo_game_with_the_coach_not(
     server: ServerProcess, played: dict[str, str],
 ) -> None:
     ids = {name: _player(server, cookie) for name, cookie in played.items()}
     rows = db_rows(server.db, "SELECT player, family, games FROM ratings")
-    assert sorted(rows) == sorted([(ids["Ann"], "two-player", 2), (ids["Bob <3"], "two-player", 1),
+    assert sorted(rows) == sorted([(ids["Ann"], "two-player", 1), (ids["Bob <3"], "two-player", 1),
                                    (ids["Cy"], "two-player", 1)])
-    weights = db_rows(server.db, "SELECT r.solo, h.weight FROM rating_history h JOIN rated_games r "
-                      "ON r.game = h.game WHERE h.player = ? ORDER BY h.rated", ids["Ann"])
-    assert weights == [(0, 1.0), (1, 0.5)]  # the room between people in full, Ruby at half weight
-    assert db_rows(server.db, "SELECT count(*) FROM rated_games WHERE family IS NOT NULL") == [(3,)]
+    weights = db_rows(server.db, "SELECT h.player, r.solo, h.weight FROM rating_history h JOIN rated_games r "
+                      "ON r.game = h.game WHERE h.player IN (?, ?) ORDER BY h.rated", ids["Ann"], ids["Cy"])
+    assert weights == [(ids["Ann"], 0, 1.0), (ids["Cy"], 0, 0.5)]  # people in full, a computer at half
+    assert db_rows(server.db, "SELECT solo, family FROM rated_games ORDER BY rated") == [
+        (0, "two-player"), (1, None), (0, "two-player")]  # Ann's game against Ruby: the coach, not rated
 
 
 def test_the_leaderboard_shows_names_and_ratings_only(server: ServerProcess, played: dict[str, str]) -> None:
     page = _get(server, "/leaderboard", played["Ann"])
     assert "<h1>Leaderboard</h1>" in page and "Two-player rules" in page
-    assert "Bob &lt;3" in page and "Bob <3" not in page  # a name is text, never markup
-    assert re.search(r"<td>[^<]*Ann \(you\)</td>", page)
-    assert page.count("(provisional: ") == 4  # three rows and your own line, each under 10 games
-    assert "Your place: <b>" in page and "of 3" in page
+    assert "Bob" not in page and "(you)" not in page  # nobody past 5 games: nobody listed
+    assert "Nobody is listed here yet" in page
+    assert page.count(", provisional: ") == 1  # your own line
+    assert "Your place: <b>" in page and "of 3 rated" in page
     for (player,) in db_rows(server.db, "SELECT id FROM players"):
         assert player not in page
     stranger = _get(server, "/leaderboard", new_guest(server.url))
@@ -103,14 +107,14 @@ def test_the_profile_shows_your_rating_and_links_the_leaderboard(
 ) -> None:
     page = _get(server, "/profile", played["Bob <3"])
     assert "<h2>Your rating</h2>" in page and "Two-player rules: <b>" in page
-    assert "(provisional: 1 of 10 games)" in page and 'href="/leaderboard"' in page
+    assert ", provisional: 1 of 5 games" in page and 'href="/leaderboard"' in page
     (place, rating), = db_rows(server.db, "SELECT place, ordinal FROM rating_history WHERE player = ?",
                                _player(server, played["Bob <3"]))
     assert re.search(r"<h3>Your last results</h3><ul class=recent><li>[^<]* UTC: "
                      f"{('1st', '2nd')[int(place) - 1]} of 2 \\(two-player rules\\), rating after it "
-                     f"{float(rating):.1f}</li></ul>", page)
-    ann = _get(server, "/profile", played["Ann"])  # the room game and the solo game
-    assert ann.count("of 2 (two-player rules)") == 2
+                     f"{shown_rating(float(rating))}</li></ul>", page)
+    ann = _get(server, "/profile", played["Ann"])  # the room game (the solo game is not rated)
+    assert ann.count("of 2 (two-player rules)") == 1
     assert "No rating yet" in _get(server, "/profile", new_guest(server.url))
     for path in ("/history", "/stats"):
         assert 'href="/leaderboard"' in _get(server, path, played["Ann"])
@@ -122,12 +126,12 @@ def test_your_statistics_show_your_rating_history_and_results_and_nobody_elses(
     ann = _get(server, "/stats", played["Ann"])
     assert 'id="rating-1"' in ann and "Your rating after each rated game" in ann
     assert "<td>oklahoma</td><td>a room</td><td>2</td><td>1</td>" in ann
-    assert "<td>oklahoma</td><td>solo, against the computer</td><td>2</td><td>1</td>" in ann
+    assert "solo, against the computer" not in ann  # played with the coach: not rated
     assert "<td>gin</td>" not in ann  # Cy's game
     cy = _get(server, "/stats", played["Cy"])
-    assert "<td>gin</td><td>solo, against the computer</td>" in cy and "a room" not in cy
+    assert "<td>gin</td><td>a room</td>" in cy and "<td>oklahoma</td>" not in cy
     bob = _get(server, "/stats", played["Bob <3"])
-    assert "a room" in bob and "solo, against the computer" not in bob  # not Ann's solo game
+    assert "a room" in bob and "<td>gin</td>" not in bob
     assert "No finished games yet" in _get(server, "/stats", new_guest(server.url))
 
 
