@@ -19,7 +19,7 @@ from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players, Session
 from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.rating_store import RatingStore
-from okgin.server.players.ratings import FAMILIES
+from okgin.server.players.ratings import FAMILIES, shown_rating
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
 from okgin.server.store.chips import DAILY_CHIPS, Line, Wallets
@@ -93,7 +93,7 @@ async def _ratings(rated: RatingStore, player: str) -> str:
     if recent:
         said += "<h3>Your last results</h3><ul class=recent>" + "".join(
             f"<li>{_when(point.rated)}: {ordinal_place(point.place)} of {point.seats} "
-            f"({point.family} rules), rating after it {point.rating:.1f}</li>"
+            f"({point.family} rules), rating after it {shown_rating(point.rating)}</li>"
             for point in reversed(recent)) + "</ul>"
     return (f"<h2>Your rating</h2>{said}<p><a href=\"/leaderboard\">The leaderboard</a> · "
             "<a href=\"/stats\">Your statistics</a></p>")

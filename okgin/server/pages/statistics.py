@@ -17,7 +17,7 @@ from okgin.server.pages.charts import bar_chart, line_chart
 from okgin.server.pages.leaderboard import TITLES, rating_text
 from okgin.server.pages.review import page
 from okgin.server.players.rating_store import Point, RatingStore, Results
-from okgin.server.players.ratings import FAMILIES, Rating
+from okgin.server.players.ratings import FAMILIES, Rating, shown_rating
 from okgin.server.players.sessions import player_of
 from okgin.server.store.storage import Store, storage_errors
 
@@ -51,7 +51,7 @@ def ratings_body(history: Sequence[Point], current: dict[str, Rating]) -> str:
             continue
         parts.append(f"<h2>{TITLES[family]}: rating {rating_text(current[family])}</h2>" + line_chart(
             f"rating-{number}", f"Your rating after each rated game: {TITLES[family].lower()}",
-            [(f"#{i}", round(p.rating, 1)) for i, p in enumerate(points, start=1)], "rating",
+            [(f"#{i}", shown_rating(p.rating)) for i, p in enumerate(points, start=1)], "rating",
             label="Rated game"))
     return "".join(parts)
 

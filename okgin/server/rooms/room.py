@@ -102,6 +102,9 @@ class Room:
     rematch_yes: list[int] = field(default_factory=list)
     """A game over: the seats whose people said yes to a rematch, the offer's first; the next
     game is dealt once every person seated has (a computer player always would)."""
+    coach: bool = False
+    """The coach's help in play (hints, advice) is allowed: a game against the computer always, a
+    friends' room if its host chose so, a tournament's table never. Such a game is not rated."""
     _rules_json: tuple[Rules, str | dict[str, Any]] | None = field(default=None, compare=False, repr=False)
     """``rules.to_json()`` and the rules it was made from: written at every change and frame."""
 
@@ -110,15 +113,19 @@ class Room:
     @classmethod
     def create(
         cls, rules: Rules, players: int, host_name: str, timer: int | None = None,
-        away_grace: float = AWAY_GRACE,
+        away_grace: float = AWAY_GRACE, coach: bool = False,
     ) -> tuple[Room, str]:
-        """A room in its lobby with the host seated at seat 0; returns it and the host's token."""
+        """A room in its lobby with the host seated at seat 0; returns it and the host's token.
+        ``coach``: the host allows the coach (its games are then not rated)."""
         if players not in (2, 3, 4):
             raise RoomError("a room has 2 to 4 seats")
         if timer not in TIMERS:
             raise RoomError("the turn timer is off, 30, 60 or 120 seconds")
+        if not isinstance(coach, bool):
+            raise RoomError("the coach is allowed (true) or not (false)")
         rules = rules.replace(players=players) if rules.players != players else rules
-        room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer, away_grace=away_grace)
+        room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer, away_grace=away_grace,
+                   coach=coach)
         return room, room.sit(0, host_name)
 
     @classmethod
@@ -126,7 +133,8 @@ class Room:
         """A game against the computer: the person at seat 0, playing at once."""
         names = COMPUTER_NAMES
         computers = [Seat("computer", name, level) for name, level in zip(names, levels, strict=False)]
-        room = cls(new_code(), rules, [Seat("person", "You"), *computers], phase=Phase.PLAYING, solo=True)
+        room = cls(new_code(), rules, [Seat("person", "You"), *computers], phase=Phase.PLAYING, solo=True,
+                   coach=True)
         token, hashed = new_token()
         room.seats[0].token_hash = hashed
         return room, token
@@ -176,6 +184,7 @@ class Room:
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
             "away_grace": self.away_grace, "tournament": self.tournament, **self.stakes.to_json(),
             "staked": list(self.staked), "chips": self.chips, "rematch": list(self.rematch_yes),
+            "coach": self.coach,
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -260,6 +269,12 @@ class Room:
         """Host, in the lobby: the stake in chips per person (0: none) and the prize rule."""
         self.may_set_stakes(by)
         self.stakes = stakes
+
+    def may_coach(self) -> None:
+        """Refuse a coach's hint or advice at a table where the coach is off."""
+        if not self.coach:
+            where = "a tournament's table" if self.tournament is not None else "this table"
+            raise RoomError(f"the coach is off at {where}: its games are rated")
 
     def may_set_stakes(self, by: int | None) -> None:
         """Raise RoomError unless ``by`` may set the table's stake now."""
@@ -358,7 +373,7 @@ class Room:
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
                 "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),
                 "chips": self.chips, "tournament": self.tournament,
-                "rematch": list(self.rematch_yes)}
+                "rematch": list(self.rematch_yes), "coach": self.coach}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
@@ -367,7 +382,15 @@ class Room:
                    version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
                    data.get("deadline"), TableStakes.from_json(data.get("stakes")),
                    list(data.get("staked", [])), data.get("chips"), data.get("tournament"),
-                   rematch_yes=list(data.get("rematch", [])))
+                   rematch_yes=list(data.get("rematch", [])), coach=_coach_of(data))
+
+
+def _coach_of(data: dict[str, Any]) -> bool:
+    """A stored room's coach: as saved, or (saved before rooms said) as it was then, on for a
+    game against the computer and for friends' rooms, off at a tournament's table."""
+    if "coach" in data:
+        return bool(data["coach"])
+    return data.get("tournament") is None
 
 
 def new_code() -> str:

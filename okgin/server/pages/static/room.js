@@ -3,6 +3,7 @@
 // and leaving the table. It joins the table through the table object (table/table.js): the
 // socket's opening, messages and loss, the header's New game and the buttons at a game's end;
 // it never draws the table itself.
+import { coachChoice, coachLine } from "./coach-choice.js";
 import { $, h } from "./dom.js";
 import { showBubble } from "./room/bubbles.js";
 import { drawClock } from "./room/clock.js";
@@ -54,12 +55,13 @@ function offerRooms() {
   const timer = h("select", { id: "friends-timer", name: "timer" },
     h("option", { value: "", text: "No turn timer" }),
     ...[30, 60, 120].map((n) => h("option", { value: String(n), text: `${n} seconds a turn` })));
+  const coach = coachChoice();
   const create = h("button", { type: "button", id: "friends-create", text: "Create the table", on: () => {
     if (!name.value.trim()) { name.focus(); return; }
     localStorage.setItem("okgin.name", name.value.trim());
     const rules = Settings.currentRules();
     request({ type: "create", name: name.value, players: Number(seats.value), rules,
-              timer: timer.value ? Number(timer.value) : null });
+              timer: timer.value ? Number(timer.value) : null, coach: coach.coach() });
   } });
   name.value = playerName();
   dialog.append(h("h2", { id: "friends-title", text: "Play with friends" }),
@@ -67,7 +69,7 @@ function offerRooms() {
                     "Empty seats can be filled with computer players." }),
     h("label", { class: "opt" }, h("b", { text: "Your name" }), " ", name),
     h("label", { class: "opt" }, h("b", { text: "Seats" }), " ", seats),
-    h("label", { class: "opt" }, h("b", { text: "Turn timer" }), " ", timer),
+    h("label", { class: "opt" }, h("b", { text: "Turn timer" }), " ", timer), coach.control,
     h("p", { class: "small", text: "The house rules you chose apply; a stake in play chips is set in the lobby." }),
     h("div", { class: "dialog-buttons" },
       h("button", { type: "button", text: "Cancel", on: () => dialog.close() }), create));
@@ -171,6 +173,7 @@ function drawPanel() {
   parts.push(h("ul", { id: "seats" }, ...room.seats.map(seatRow)));
   const [line, box] = stakeParts(room, you, { withError, request });
   if (line) parts.push(line);
+  if (room.phase === "lobby" && !room.tournament) parts.push(coachLine(room));
   const buttons = h("div", { class: "room-buttons" });
   if (room.phase === "lobby" && you === room.host) {
     buttons.append(...withError("start", h("button", { type: "button", id: "start-game", text: "Start game",
