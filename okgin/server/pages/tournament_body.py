@@ -136,9 +136,10 @@ def _standings(
     """``won``: each person's chips from the pool, once paid (a computer player's cell is empty)."""
     rows = {s.entrant: s for s in table_standings(event)}
     order = final_order(event, settings) if event.status == "finished" else list(rows)
-    head = ("<tr><th scope=col>Place</th><th scope=col>Entrant</th><th scope=col>Score</th>"
-            "<th scope=col>Buchholz</th><th scope=col>Points difference</th><th scope=col>Played</th>"
-            + ("<th scope=col>Chips won</th>" if won is not None else "") + "</tr>")
+    heads = [("Place", "#"), ("Entrant", ""), ("Score", ""), ("Buchholz", "Buch."),
+             ("Points difference", "Diff."), ("Played", "Pl."),
+             *([("Chips won", "Chips")] if won is not None else [])]
+    head = "<tr>" + "".join(f"<th scope=col>{_head(words, short)}</th>" for words, short in heads) + "</tr>"
     body = "".join(
         f"<tr{' class=you' if e == mine else ''}><td>{place}</td><td>{names[e]}</td>"
         f"<td>{_figure(rows[e].score)}</td><td>{_figure(rows[e].buchholz)}</td>"
@@ -150,6 +151,13 @@ def _standings(
             f"<tbody>{body}</tbody></table>"
             "<p class=small>Ordered by score (1 a win, 0 last), then Buchholz (the opponents' scores), "
             "then points difference, then seed.</p>")
+
+
+def _head(words: str, short: str) -> str:
+    """A column's heading; ``short``: the few letters a phone shows instead (read out in full)."""
+    if not short:
+        return words
+    return f"<span class=wide>{words}</span><span class=narrow aria-hidden=true>{short}</span>"
 
 
 def _rounds(event: StoredTournament, names: dict[int, str], mine: int | None, made: set[str]) -> str:

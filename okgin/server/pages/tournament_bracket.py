@@ -13,7 +13,7 @@ from okgin.server.tournaments.settings import Settings
 
 def table_link(event: StoredTournament, table: TableRow, mine: int | None, made: set[str]) -> tuple[str, str]:
     """A table's state in words ("playing", "being laid", "finished") and its link (play or watch)."""
-    if table.round == event.round and table.room not in made:
+    if table.result is None and table.round == event.round and table.room not in made:
         return "being laid", "…"
     word = "play" if mine in table.seats and table.result is None else "watch"
     state = "finished" if table.result is not None else "playing"
