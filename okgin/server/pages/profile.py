@@ -109,7 +109,7 @@ async def _chips(players: Players, player: str) -> str:
     balance = await anyio.to_thread.run_sync(wallets.balance, player)
     lines = await anyio.to_thread.run_sync(wallets.ledger, player)
     events = await anyio.to_thread.run_sync(wallets.tournaments, [line.game for line in lines])
-    rows = "".join(_line(line, line.game in events) for line in lines)
+    rows = "".join(_line(line, events.get(line.game or "")) for line in lines)
     return (
         f"<h2>Your chips</h2><p class=chips>You have <b id=chip-balance>{balance}</b> play chips "
         f"(never money). Each day (UTC) you are topped up to {DAILY_CHIPS}; tables with a stake "
@@ -121,13 +121,13 @@ async def _chips(players: Players, player: str) -> str:
     )
 
 
-def _line(line: Line, tournament: bool) -> str:
-    """One movement; ``tournament``: its pool is a tournament's entry fees."""
+def _line(line: Line, tournament: str | None) -> str:
+    """One movement; ``tournament``: the name of the tournament whose entry fees its pool is."""
     when = datetime.datetime.fromtimestamp(line.at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     what = _KINDS.get(line.kind, line.kind)
-    if tournament:
+    if tournament is not None:
         what = {"stake": "Entry fee", "refund": "Entry fee given back"}.get(line.kind, what)
-        what += f", tournament {line.game}"
+        what += f", {tournament}"
     elif line.game is not None:
         what += f", game {line.game[:8]}, seat {(line.seat or 0) + 1}"
     return (f"<tr><td>{when}</td><td>{html.escape(what)}</td><td>{line.amount:+d}</td>"
