@@ -73,7 +73,7 @@ async def _list(request: Request, error: str, status: int, form: dict[str, str] 
     session = session_of(request)
     if session is not None:
         body += "<h2>Make a tournament</h2>" + _create_form(html.escape(session.csrf), form or {})
-    return page(TITLE, body, scripts=("tournament.js",), status=status)
+    return page(request, TITLE, body, scripts=("tournament.js",), status=status)
 
 
 def _fee(data: dict[str, Any]) -> str:
@@ -136,7 +136,7 @@ async def create(request: Request) -> Response:
     try:
         session, fields = await read_form(request)
     except FormRefused as refused:
-        return _refused(refused)
+        return _refused(request, refused)
     try:
         settings = read_settings(fields)
     except TournamentError as error:
@@ -156,7 +156,7 @@ async def _tournament(request: Request, error: str, status: int) -> Response:
     code = request.path_params["code"]
     event = await anyio.to_thread.run_sync(_events(request).store.load, code)
     if event is None:
-        return page(TITLE, "<p>No such tournament: check the link.</p>", status=404)
+        return page(request, TITLE, "<p>No such tournament: check the link.</p>", status=404)
     settings = Settings.from_data(event.data)
     session = session_of(request)
     player = session.player if session is not None else None
@@ -183,7 +183,7 @@ async def _tournament(request: Request, error: str, status: int) -> Response:
     pool = await anyio.to_thread.run_sync(_events(request).store.pool, code)
     body += (f'<section id=live data-code="{html.escape(code)}" aria-live=polite>'
              f"{live_section(event, settings, player, made, pool)}</section>")
-    return page(TITLE, body, scripts=("tournament.js",), status=status)
+    return page(request, TITLE, body, scripts=("tournament.js",), status=status)
 
 
 async def live_part(request: Request) -> Response:
@@ -246,7 +246,7 @@ async def _change(request: Request, what: str) -> Response:
     try:
         session, fields = await read_form(request)
     except FormRefused as refused:
-        return _refused(refused)
+        return _refused(request, refused)
     events = _events(request)
     try:
         if what == "join":
@@ -267,5 +267,6 @@ def _button(code: str, what: str, csrf: str, label: str) -> str:
             "</button></form>")
 
 
-def _refused(refused: FormRefused) -> Response:
-    return page(TITLE, f"<p class=error role=alert>{html.escape(str(refused))}</p>", status=refused.status)
+def _refused(request: Request, refused: FormRefused) -> Response:
+    return page(request, TITLE, f"<p class=error role=alert>{html.escape(str(refused))}</p>",
+                status=refused.status)
