@@ -43,7 +43,7 @@ async def leaderboard_page(request: Request) -> Response:
     for family in FAMILIES:
         body += (f"<h2 id={family}>{html.escape(TITLES[family])}</h2>" + _yours(standings.get(family), named)
                  + _table(boards[family]))
-    return page("Leaderboard", body)
+    return page(request, "Leaderboard", body)
 
 
 def _yours(standing: Standing | None, named: bool) -> str:

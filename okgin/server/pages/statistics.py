@@ -29,14 +29,14 @@ async def stats_page(request: Request) -> Response:
     rated: RatingStore = request.app.state.ratings
     player = player_of(request)
     if player is None:
-        return page("Your statistics", NOTHING)
+        return page(request, "Your statistics", NOTHING)
     rows, history, results, current = await anyio.to_thread.run_sync(_figures, store, rated, player)
     if not rows and not history:
-        return page("Your statistics", NOTHING)
+        return page(request, "Your statistics", NOTHING)
     body = ratings_body(history, current) + results_body(results)
     if rows:
         body += "<h2>Your hands against the computer</h2>" + stats_body(rows)
-    return page("Your statistics", body)
+    return page(request, "Your statistics", body)
 
 
 NOTHING = "<p>No finished games yet: finish a game to see your results.</p>"

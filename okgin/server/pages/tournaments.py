@@ -75,7 +75,7 @@ async def _list(request: Request, error: str, status: int, form: dict[str, str] 
     if session is not None:
         form_html = _create_form(html.escape(session.csrf), form or {}, session.name)
         body += "<h2>Make a tournament</h2>" + form_html
-    return page(TITLE, body, scripts=("tournament.js",), styles=STYLES, status=status)
+    return page(request, TITLE, body, scripts=("tournament.js",), styles=STYLES, status=status)
 
 
 def _listed(t: Listed) -> str:
@@ -174,7 +174,7 @@ async def create(request: Request) -> Response:
     try:
         session, fields = await read_form(request)
     except FormRefused as refused:
-        return _refused(refused)
+        return _refused(request, refused)
     try:
         settings = read_settings(fields)
         name = read_name(fields.get("name"), settings.format, session.name)
@@ -195,7 +195,7 @@ async def _tournament(request: Request, error: str, status: int) -> Response:
     code = request.path_params["code"]
     event = await anyio.to_thread.run_sync(_events(request).store.load, code)
     if event is None:
-        return page(TITLE, "<p>No such tournament: check the link.</p>", status=404)
+        return page(request, TITLE, "<p>No such tournament: check the link.</p>", status=404)
     settings = Settings.from_data(event.data)
     title = event.name or format_name(settings.format)
     session = session_of(request)
@@ -223,7 +223,7 @@ async def _tournament(request: Request, error: str, status: int) -> Response:
     pool = await anyio.to_thread.run_sync(_events(request).store.pool, code)
     body += (f'<section id=live data-code="{html.escape(code)}" aria-live=polite>'
              f"{live_section(event, settings, player, made, pool)}</section>")
-    return page(title, body, scripts=("tournament.js",), styles=STYLES, status=status)
+    return page(request, title, body, scripts=("tournament.js",), styles=STYLES, status=status)
 
 
 async def live_part(request: Request) -> Response:
@@ -287,7 +287,7 @@ async def _change(request: Request, what: str) -> Response:
     try:
         session, fields = await read_form(request)
     except FormRefused as refused:
-        return _refused(refused)
+        return _refused(request, refused)
     events = _events(request)
     try:
         if what == "join":
@@ -308,5 +308,6 @@ def _button(code: str, what: str, csrf: str, label: str) -> str:
             "</button></form>")
 
 
-def _refused(refused: FormRefused) -> Response:
-    return page(TITLE, f"<p class=error role=alert>{html.escape(str(refused))}</p>", status=refused.status)
+def _refused(request: Request, refused: FormRefused) -> Response:
+    return page(request, TITLE, f"<p class=error role=alert>{html.escape(str(refused))}</p>",
+                status=refused.status)

@@ -100,6 +100,8 @@ sessions = Table(
     Column("csrf", String(64), nullable=False),
     # The browser as it named itself (User-Agent, cut short), to list signed-in devices.
     Column("agent", String(120), nullable=True),
+    # When a request last came with this session (kept to the minute: Players.SEEN_EVERY).
+    Column("last_seen", Float, nullable=True),
 )
 
 accounts = Table(
