@@ -263,10 +263,12 @@ class TournamentStore:
 def forget(db: Connection, player: str, gone: str, name: str) -> None:
     """A deleted player's entries and the tournaments they host pass to ``gone`` (the id that
     names nobody, which has their chips: a stand-in plays on, a pool pays that wallet), and
-    their entries are shown as ``name``. No version is bumped: nothing is decided from either."""
+    their entries are shown as ``name``; the names they gave their tournaments (which may hold
+    their own, "Ann's Swiss") are forgotten, each then shown by its format. No version is
+    bumped: nothing is decided from any of these."""
     db.execute(update(tournament_entrants).where(tournament_entrants.c.player == player)
                .values(player=gone, name=name))
-    db.execute(update(tournaments).where(tournaments.c.host == player).values(host=gone))
+    db.execute(update(tournaments).where(tournaments.c.host == player).values(host=gone, name=""))
 
 
 def _bump(db: Connection, code: str, version: int, status: str, new_status: str, number: int) -> None:
