@@ -75,6 +75,9 @@ screenshots:
 	cp artifacts/phone-360x640.png docs/screenshot-phone-small.png
 	cp artifacts/layout-room-4-table-1280x800.png docs/screenshot-room.png
 	cp artifacts/layout-solo-2-table-740x360.png docs/screenshot-phone-sideways.png
+	cp artifacts/phone-table-375x740.png docs/screenshot-phone-table.png
+	cp artifacts/pages-tournament-finished-1280x800.png docs/screenshot-tournament.png
+	cp artifacts/pages-leaderboard-1280x800.png docs/screenshot-leaderboard.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

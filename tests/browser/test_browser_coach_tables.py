@@ -9,7 +9,7 @@ from browser_play import wait_my_move
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from test_browser_rooms import WAIT, open_page
-from test_browser_tournament import join, person
+from test_browser_tournament import fill_swiss, join, person
 
 HINT = "#actions button:text-is('Hint')"
 
@@ -58,12 +58,7 @@ def test_no_hint_at_a_room_without_the_coach_and_a_hint_where_it_is_allowed(
 def test_no_hint_at_a_tournament_table(browser: Browser, server: ServerProcess) -> None:
     errors: list[str] = []
     ann = person(browser, server.url + "/t", errors)
-    ann.select_option('select[name="format"]', "swiss")
-    ann.fill('input[name="places"]', "2")
-    ann.fill('input[name="table"]', "2")
-    ann.fill('input[name="target"]', "5")
-    ann.fill('input[name="rounds"]', "1")
-    ann.fill('input[name="levels"]', "easy")
+    fill_swiss(ann, places=2, rounds=1)
     ann.click("form.tournament-form button[type=submit]")
     ann.wait_for_url("**/t/*", timeout=WAIT)
     join(ann, "Ann")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import new_context
+from conftest import new_context, shot
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from server_process import ServerProcess
 from test_browser_rooms import RULES, play_together
@@ -99,6 +99,7 @@ def test_three_phones_see_phrases_the_timer_and_answer_a_rematch(
             expect(bubble).to_be_visible(timeout=2_000)
             expect(bubble).to_contain_text("Bob: Good game")
             inside(page, '.bubble[data-seat="1"]')
+        shot(ann, "phone-table-375x740")  # the README's phone at a friends' table
         # The Menu, open, covers none of the table's controls.
         stock = bob.locator("#stock").bounding_box()
         room = bob.locator("#room").bounding_box()

@@ -31,6 +31,17 @@ def person(browser: Browser, url: str, errors: list[str]) -> Page:
     return page
 
 
+def fill_swiss(page: Page, places: int, rounds: int) -> None:
+    """The /t form filled for a Swiss of ``places`` at tables of 2 over ``rounds`` rounds, matches
+    to 5, the empty places to easy computer players (not yet sent)."""
+    page.select_option('select[name="format"]', "swiss")
+    page.fill('input[name="places"]', str(places))
+    page.fill('input[name="table"]', "2")
+    page.fill('input[name="target"]', "5")
+    page.fill('input[name="rounds"]', str(rounds))
+    page.fill('input[name="levels"]', "easy")
+
+
 def join(page: Page, name: str) -> None:
     page.fill('form.join input[name="name"]', name)
     page.click("form.join button")
@@ -91,12 +102,7 @@ def test_a_swiss_of_four_two_people_and_two_computers_played_to_the_end(
     errors: list[str] = []
     ann = person(browser, server.url + "/t", errors)
     axe(ann, "the tournaments' list and form")
-    ann.select_option('select[name="format"]', "swiss")
-    ann.fill('input[name="places"]', "4")
-    ann.fill('input[name="table"]', "2")
-    ann.fill('input[name="target"]', "5")
-    ann.fill('input[name="rounds"]', "3")
-    ann.fill('input[name="levels"]', "easy")
+    fill_swiss(ann, places=4, rounds=3)
     # Short hands make a short test: set in the House rules panel, where a bad value is refused
     # beside its field and changes nothing.
     ann.fill("#rule-hand_size", "99")
