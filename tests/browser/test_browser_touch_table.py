@@ -3,8 +3,9 @@ game over) on phones by touch (360×640, 375×740, 740×360, a coarse pointer). 
 the Menu shut and open: no sideways scroll; every visible control (the open dialog's, when one is
 open), scrolled to, lies inside the window, is found by `elementFromPoint` and is at least 44×44 px
 (a link inside a sentence aside); and what the player needs (the hand, its action buttons, the
-stock, the Menu button; the dialog's buttons) is inside the window without scrolling. In a room at
-360×640, the turn a knock becomes possible keeps "Knock, discarding …" inside the window."""
+stock, the Menu button; the dialog's buttons) is inside the window without scrolling (a room's
+Menu open puts its panel first, in the page's flow: then its title and the Menu button). In a room
+at 360×640, the turn a knock becomes possible keeps "Knock, discarding …" inside the window."""
 
 from __future__ import annotations
 
@@ -48,7 +49,8 @@ CONTROLS = """([root, touch]) => {
     const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     const label = el.id && document.querySelector(`label[for="${el.id}"]`);
     if (!top || !(el.contains(top) || top.contains(el) || (label && label.contains(top)))) {
-      problems.push(`${name}: covered by ${top ? top.tagName + '#' + top.id + '.' + top.className : 'nothing'}`);
+      const over = top ? top.tagName + '#' + top.id + '.' + top.className : 'nothing';
+      problems.push(`${name}: covered by ${over}`);
     }
     const sized = el.type === 'checkbox' || el.type === 'radio' ? (label || el.closest('label')) : el;
     const box = sized.getBoundingClientRect();
@@ -117,7 +119,8 @@ def measure(page: Page, label: str, root: str, needed: list[str], menu: list[str
             wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
             if wide[0] > wide[1]:
                 failed.append(f"{where}: {wide[0]} px wide in a {wide[1]} px window")
-            problems = page.evaluate(IN_SIGHT, menu if opened_menu else needed) + page.evaluate(CONTROLS, [root, True])
+            in_sight = menu if opened_menu else needed
+            problems = page.evaluate(IN_SIGHT, in_sight) + page.evaluate(CONTROLS, [root, True])
             shot(page, f"touch-{label}{'-menu' if opened_menu else ''}-{width}x{height}", full_page=False)
             if problems:
                 failed.append(f"{where}: {problems}")
