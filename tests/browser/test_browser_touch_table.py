@@ -1,0 +1,207 @@
+"""Touch sizes at the table (issue 25): the solo table and a friends' room (its lobby, its table,
+game over) on phones by touch (360×640, 375×740, 740×360, a coarse pointer). On each screen, with
+the Menu shut and open: no sideways scroll; every visible control (the open dialog's, when one is
+open), scrolled to, lies inside the window, is found by `elementFromPoint` and is at least 44×44 px
+(a link inside a sentence aside); and what the player needs (the hand, its action buttons, the
+stock, the Menu button; the dialog's buttons) is inside the window without scrolling (a room's
+Menu open puts its panel first, in the page's flow: then its title and the Menu button). In a room
+at 360×640, the turn a knock becomes possible keeps "Knock, discarding …" inside the window."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from browser_play import WAIT, ending_button, mouse_turn, next_hand, wait_my_move
+from conftest import new_context, shot
+from playwright.sync_api import Browser, Page, expect
+from server_process import ServerProcess
+from table_helpers import planned_turn, seeded_game
+from test_browser_layout import SEED, create_room, settle, start_room
+
+PHONES = ((360, 640), (375, 740), (740, 360))
+TOUCH = 44
+KNOCK_SEED = 2  # with the plan (never knocking), you may knock on your fifth discard
+
+# Every visible control under ``root``: scrolled to, inside the window, found by elementFromPoint
+# at its centre, and (touch) at least 44×44 px. A link with text of its own around it (a link in
+# a sentence) is not measured for size; a check box counts its label.
+CONTROLS = """([root, touch]) => {
+  const problems = [];
+  const W = innerWidth, H = innerHeight;
+  const sentence = (el) => el.tagName === 'A' && getComputedStyle(el).display === 'inline' &&
+    [...el.parentElement.childNodes].some(n => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex="0"]';
+  for (const el of document.querySelector(root).querySelectorAll(selector)) {
+    if (!el.checkVisibility({visibilityProperty: true})) continue;
+    el.scrollIntoView({block: 'center', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const name = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${(el.dataset.card ||
+      el.textContent || el.value || el.name || '').trim().replace(/\\s+/g, ' ').slice(0, 34)}"`;
+    if (r.left < -0.5 || r.right > W + 0.5 || r.top < -0.5 || r.bottom > H + 0.5) {
+      problems.push(`${name}: outside the window at ${Math.round(r.left)},${Math.round(r.top)}-` +
+                    `${Math.round(r.right)},${Math.round(r.bottom)}`);
+      continue;
+    }
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const label = el.id && document.querySelector(`label[for="${el.id}"]`);
+    if (!top || !(el.contains(top) || top.contains(el) || (label && label.contains(top)))) {
+      const over = top ? top.tagName + '#' + top.id + '.' + top.className : 'nothing';
+      problems.push(`${name}: covered by ${over}`);
+    }
+    const sized = el.type === 'checkbox' || el.type === 'radio' ? (label || el.closest('label')) : el;
+    const box = sized.getBoundingClientRect();
+    if (touch && !sentence(el) && (box.width < 44 - 0.5 || box.height < 44 - 0.5)) {
+      problems.push(`${name}: ${Math.round(box.width)}×${Math.round(box.height)} px`);
+    }
+  }
+  scrollTo(0, 0);
+  return problems;
+}"""
+
+# Each element of these selectors, the page at its top, wholly inside the window.
+IN_SIGHT = """(selectors) => {
+  scrollTo(0, 0);
+  const problems = [];
+  for (const selector of selectors) {
+    const found = [...document.querySelectorAll(selector)].filter(el => el.checkVisibility());
+    if (!found.length) problems.push(`${selector}: none shown`);
+    for (const el of found) {
+      const r = el.getBoundingClientRect();
+      if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
+        problems.push(`${selector} "${(el.dataset.card || el.textContent).trim().slice(0, 34)}": ` +
+                      `out of sight at ${Math.round(r.left)},${Math.round(r.top)}-` +
+                      `${Math.round(r.right)},${Math.round(r.bottom)}`);
+      }
+    }
+  }
+  return problems;
+}"""
+
+TABLE = ["#hand .card", "#actions button", "#stock", "#menu-toggle"]
+DIALOG = ["dialog[open] h2", "dialog[open] .dialog-buttons button"]
+
+
+@contextmanager
+def phone(browser: Browser, server: ServerProcess, **options: object) -> Iterator[Page]:
+    """A touch phone (a coarse pointer, no fine one) at 360×640 showing a new solo game."""
+    context = new_context(browser, viewport={"width": 360, "height": 640}, has_touch=True,
+                          is_mobile=True, reduced_motion="reduce")
+    chosen = {"speed": "instant", "levels": ["normal"], **options}
+    context.add_init_script(f"localStorage.setItem('okgin.options', {json.dumps(json.dumps(chosen))})")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url)
+    page.wait_for_selector("#hand .card")
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def measure(page: Page, label: str, root: str, needed: list[str], menu: list[str] | None = None) -> list[str]:
+    """At each phone size, with the Menu shut and (given what must be in sight with it open) open:
+    the problems found."""
+    failed: list[str] = []
+    for width, height in PHONES:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        for opened_menu in (False, True) if menu is not None else (False,):
+            if opened_menu:
+                page.click("#menu-toggle")
+                settle(page)
+            where = f"{label}{' menu' if opened_menu else ''} {width}×{height}"
+            wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            if wide[0] > wide[1]:
+                failed.append(f"{where}: {wide[0]} px wide in a {wide[1]} px window")
+            in_sight = menu if opened_menu else needed
+            problems = page.evaluate(IN_SIGHT, in_sight) + page.evaluate(CONTROLS, [root, True])
+            shot(page, f"touch-{label}{'-menu' if opened_menu else ''}-{width}x{height}", full_page=False)
+            if problems:
+                failed.append(f"{where}: {problems}")
+            if opened_menu:
+                page.click("#menu-toggle")
+                settle(page)
+    page.set_viewport_size({"width": 360, "height": 640})
+    settle(page)
+    return failed
+
+
+def to_a_discard(page: Page) -> None:
+    for _ in range(60):
+        assert wait_my_move(page) == "you", "the hand ended before the person's first discard"
+        if page.evaluate("document.body.dataset.phase") == "discard":
+            return
+        mouse_turn(page)
+    raise AssertionError("never reached a discard")
+
+
+def play_to(page: Page, end: str) -> None:
+    """Play by mouse to the end of the hand (``end="hand-over"``) or of the game (``"over"``)."""
+    for _ in range(1200):
+        turn = mouse_turn(page)
+        if turn == end or turn == "over":
+            expect(page.locator("#result")).to_be_visible()
+            return
+        if turn == "hand-over":
+            next_hand(page)
+    raise AssertionError(f"never reached {end}")
+
+
+@pytest.mark.slow
+def test_the_solo_table_by_touch(browser: Browser, server: ServerProcess) -> None:
+    with phone(browser, server, coach=True) as page:
+        seeded_game(page, SEED, target=1)
+        to_a_discard(page)
+        failed = measure(page, "solo-table", "body", TABLE, menu=TABLE)
+        play_to(page, "over")
+        failed += measure(page, "solo-game-over", "dialog[open]", DIALOG)
+    assert not failed, "\n".join(failed)
+
+
+@pytest.mark.slow
+def test_a_rooms_lobby_table_and_game_over_by_touch(browser: Browser, server: ServerProcess) -> None:
+    with phone(browser, server, levels=["normal", "normal"]) as page:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        create_room(page, 3, {"preset": "oklahoma-multiplayer", "players": 3, "target": 1})
+        page.set_viewport_size({"width": 360, "height": 640})
+        failed = measure(page, "room-lobby", "body", ["#start-game", "#menu-toggle"])
+        start_room(page)
+        to_a_discard(page)
+        # The Menu open shows the room's panel under the header, in the page's flow (it never
+        # covers the table): the table follows it, reached by scrolling.
+        failed += measure(page, "room-table", "body", TABLE, menu=["#menu-toggle", "#room h2"])
+        play_to(page, "over")
+        failed += measure(page, "room-game-over", "dialog[open]", DIALOG)
+    assert not failed, "\n".join(failed)
+
+
+def to_a_knock(page: Page) -> bool:
+    """Play the plan (never knocking) until the person may knock: True, or the hand ended."""
+    for _ in range(120):
+        if wait_my_move(page) != "you":
+            return False
+        if ending_button(page) == "Knock, discarding":
+            return True
+        planned_turn(page)
+    return False
+
+
+@pytest.mark.slow
+def test_the_knock_button_stays_in_a_small_phones_window(browser: Browser, server: ServerProcess) -> None:
+    with phone(browser, server) as page:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        create_room(page, 2, {"preset": "oklahoma-big-gin", "players": 2, "target": 10_000})
+        page.set_viewport_size({"width": 360, "height": 640})
+        page.evaluate(f"Okgin.send({{type: 'start', seed: {KNOCK_SEED}}})")
+        page.wait_for_selector("#hand .card", timeout=WAIT)
+        assert to_a_knock(page), "the hand ended before a knock was possible"
+        settle(page)
+        shot(page, "touch-room-knock-360x640", full_page=False)
+        problems = page.evaluate(IN_SIGHT, TABLE) + page.evaluate(CONTROLS, ["#play", True])
+    assert not problems, problems
