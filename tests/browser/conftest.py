@@ -72,6 +72,33 @@ def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
         yield opened
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A browser test that fails leaves its evidence in artifacts/failed/: a screenshot and the
+    HTML of every page still open, and the log of every server it started (its tmp_path holds
+    them and is gone by the next run), so a failure met once under load can be read after."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        _keep_evidence(item)
+
+
+def _keep_evidence(item: pytest.Item) -> None:
+    values = getattr(item, "funcargs", {})
+    kept = ARTIFACTS / "failed"
+    kept.mkdir(parents=True, exist_ok=True)
+    stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in item.name)[:120]
+    browser = values.get("browser")
+    pages = [p for context in browser.contexts for p in context.pages] if browser is not None else []
+    for number, open_page in enumerate(pages):
+        with contextlib.suppress(Exception):  # a page that cannot be drawn is no evidence
+            open_page.screenshot(path=str(kept / f"{stem}-{number}.png"), full_page=True)
+            (kept / f"{stem}-{number}.html").write_text(open_page.url + "\n" + open_page.content())
+    tmp = values.get("tmp_path")
+    for log in Path(tmp).glob("*.log") if tmp is not None else ():
+        shutil.copy(log, kept / f"{stem}-{log.name}")
+
+
 def shot(page: Page, name: str, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
