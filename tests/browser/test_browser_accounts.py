@@ -135,3 +135,63 @@ def _passkey_signs_in_until_removed(browser: Browser, site: str, game: str, cred
     expect(tablet.locator("#passkey-status")).to_contain_text("not on any account here")
     expect(tablet.locator("p.lead")).to_contain_text("a guest player")
     third.close()
+
+
+FIREFOX_ANDROID = "Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0"
+CHROMIUM_LINUX = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+                  "Chromium/130.0.0.0 Chrome/130.0.0.0 Safari/537.36")
+PHONE = {"viewport": {"width": 375, "height": 740}, "has_touch": True, "is_mobile": True}
+
+
+def _fill_and_send(page: Page, action: str, fields: dict[str, str]) -> None:
+    form = page.locator(f'form[action="{action}"]')
+    for name, value in fields.items():
+        form.locator(f'input[name="{name}"]').fill(value)
+    form.locator("button[type=submit]").click()
+
+
+def test_a_refused_form_says_why_beside_itself_in_a_sentence(browser: Browser, server: ServerProcess) -> None:
+    """On a phone a wrong password's message is inside the sign-in form, in view, a capitalised
+    sentence, with the focus in that form; a wrong current password's is beside the password
+    form, not at the top of the page."""
+    context = new_context(browser, **PHONE)
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/profile")
+        _fill_and_send(page, "/account/sign-in", {"username": "nobody-here", "password": "not the one"})
+        said = page.locator('form[action="/account/sign-in"] [role=alert]')
+        expect(said).to_be_in_viewport()
+        expect(said).to_have_text(re.compile(r"^[A-Z].*\.$"))
+        assert page.evaluate("document.activeElement.closest('form')?.getAttribute('action')") == \
+            "/account/sign-in"
+        assert page.locator("[role=alert]").count() == 1
+
+        _fill_and_send(page, "/account/create", {"username": "form-ann", "password": PASSWORD})
+        _fill_and_send(page, "/account/password", {"current": "not my password", "password": PASSWORD + "!"})
+        said = page.locator('form[action="/account/password"] [role=alert]')
+        expect(said).to_be_in_viewport()
+        expect(said).to_have_text("Your current password is not that.")
+        assert page.locator("[role=alert]").count() == 1
+    finally:
+        context.close()
+
+
+def test_devices_are_named_by_browser_and_system_with_when_last_seen(browser: Browser,
+                                                                       server: ServerProcess) -> None:
+    phone = new_context(browser, user_agent=FIREFOX_ANDROID, **PHONE)
+    laptop = new_context(browser, user_agent=CHROMIUM_LINUX)
+    try:
+        first = phone.new_page()
+        first.goto(server.url + "/profile")
+        _fill_and_send(first, "/account/create", {"username": "device-ann", "password": PASSWORD})
+        second = laptop.new_page()
+        second.goto(server.url + "/profile")
+        _fill_and_send(second, "/account/sign-in", {"username": "device-ann", "password": PASSWORD})
+        rows = second.locator("ul.devices li")
+        expect(rows).to_have_count(2)
+        expect(rows.nth(0)).to_contain_text(re.compile(r"^Firefox on Android, signed in .+, last seen "))
+        expect(rows.nth(1)).to_contain_text(re.compile(r"^Chromium on Linux, signed in .+ \(this one\)"))
+        assert "Mozilla" not in (second.text_content("ul.devices") or "")
+    finally:
+        phone.close()
+        laptop.close()

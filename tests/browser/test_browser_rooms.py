@@ -107,14 +107,22 @@ def play_together(pages: list[Page], limit: int = 4000, until: str = "over", als
 
 
 def move_on_while_others_read(players: list[Page]) -> None:
-    """Play to the end of a hand; the last player moves the table on (Next hand, or Rematch when
-    the game is over). The others' screens stay (to read) until closed, or fold into "Last hand"
-    when the new hand needs their move (one of the three acts first)."""
+    """Play to the end of a hand; the last player moves the table on (Next hand). The others'
+    screens stay (to read) until closed, or fold into "Last hand" when the new hand needs their
+    move (one of the three acts first). A game over in its first hand: all say yes to a rematch,
+    and its first hand is played instead."""
     play_together(players, until="hand-over", also="over")
     *readers, mover = players
+    if mover.evaluate("document.body.dataset.turn") == "over":
+        game = mover.evaluate("Okgin.state().game")
+        mover.click("#result-buttons button:text-is('Offer a rematch')")
+        for reader in readers:
+            reader.click("#result-buttons button:text-is('Accept')", timeout=WAIT)
+        mover.wait_for_function("game => Okgin.state().game !== game", arg=game, timeout=WAIT)
+        move_on_while_others_read(players)
+        return
     titles = [reader.locator("#result-title").inner_text() for reader in readers]
-    first = mover.locator("#result-buttons button:text-is('Next hand'), "
-                          "#result-buttons button:text-is('Rematch')")
+    first = mover.locator("#result-buttons button:text-is('Next hand')")
     number = mover.evaluate("Okgin.state().hand_number")
     game = mover.evaluate("Okgin.state().game")
     first.click()
@@ -184,10 +192,14 @@ def test_three_friends_play_to_the_end_watched_then_rematch(
     assert watcher.locator("#hand .card").count() == 0
     # The coach's review first, then what the room allows (no solo New game): each contributed
     # through the table object, so the order is the same whichever module listened first.
-    assert result_buttons(bob) == ["Review this hand", "Rematch", "Leave table", "Close"]
+    assert result_buttons(bob) == ["Review this hand", "Offer a rematch", "Leave the table", "Close"]
     assert result_buttons(watcher) == ["Review this hand", "Close"]
-    expect(bob.locator("#result-buttons button.primary")).to_have_text("Rematch")
-    bob.click("#result-buttons button:text-is('Rematch')")
+    expect(bob.locator("#result-buttons button.primary")).to_have_text("Offer a rematch")
+    bob.click("#result-buttons button:text-is('Offer a rematch')")
+    waiting = "Bob offers a rematch: waiting for Ann and Cy"
+    expect(watcher.locator("#result")).to_contain_text(waiting, timeout=WAIT)
+    for page in (host, cy):
+        page.click("#result-buttons button:text-is('Accept')", timeout=WAIT)
     for page in players:
         expect(page.locator("body")).not_to_have_attribute("data-turn", "over", timeout=WAIT)
     expect(host.locator("#seats")).to_contain_text("Bob")
@@ -223,7 +235,7 @@ def test_reload_away_computer_stand_in_and_return(browser: Browser, rooms_server
     back.wait_for_selector("#hand .card", timeout=WAIT)
     expect(host.locator('#seats .seat[data-seat="1"]')).not_to_contain_text("away", timeout=WAIT)
     play_together([host, back])
-    expect(host.locator("#result-buttons button:text-is('Rematch')")).to_be_visible()
+    expect(host.locator("#result-buttons button:text-is('Offer a rematch')")).to_be_visible()
     assert not errors, errors
 
 

@@ -175,11 +175,13 @@ def assert_fair(frames: list[str]) -> None:
 
 
 async def open_room(url: str, players: int, name: str = "Ann", rules: Any = "oklahoma",
-                    timer: int | None = None, cookie: str | None = None) -> Client:
-    """A host: a new room of ``players`` seats, the host at seat 0."""
+                    timer: int | None = None, cookie: str | None = None, coach: bool | None = None,
+                    ) -> Client:
+    """A host: a new room of ``players`` seats, the host at seat 0 (``coach``: allowed or not,
+    None to leave the field out)."""
     host = await Client.connect(url, cookie)
-    answer = await host.request({"type": "create", "players": players, "name": name, "rules": rules,
-                                 "timer": timer})
+    made = {"type": "create", "players": players, "name": name, "rules": rules, "timer": timer}
+    answer = await host.request(made if coach is None else {**made, "coach": coach})
     assert answer["type"] == "ack", answer
     return host
 

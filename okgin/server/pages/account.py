@@ -25,18 +25,23 @@ log = logging.getLogger("okgin.server")
 Handler = Callable[[Request, Session, dict[str, str]], Awaitable[Response]]
 
 
-def account_routes(profile: Callable[[Request, Session, str, int], Awaitable[Response]]) -> list[BaseRoute]:
-    """The routes, answering refusals with ``profile`` (the page, a message, a status)."""
+Refused = Callable[[Request, Session, str, str, int], Awaitable[Response]]
+"""The profile page answering a refusal: the request, its session, the refused form's action,
+the message (beside that form) and the status."""
+
+
+def account_routes(profile: Refused) -> list[BaseRoute]:
+    """The routes, answering refusals with ``profile``."""
     def route(path: str, handler: Handler) -> Route:
         async def endpoint(request: Request) -> Response:
             try:
                 session, fields = await read_form(request)
             except FormRefused as refused:
-                return refused.page()
+                return refused.page(request)
             try:
                 return await handler(request, session, fields)
             except AccountError as error:
-                return await profile(request, session, str(error), error.status)
+                return await profile(request, session, path, str(error), error.status)
         return Route(path, endpoint, methods=["POST"])
 
     return [route("/account/create", _create), route("/account/sign-in", _sign_in),

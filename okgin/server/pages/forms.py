@@ -18,6 +18,7 @@ from urllib.parse import parse_qs
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from okgin.errors import sentence
 from okgin.server.pages.template import page
 from okgin.server.players.identity import Session
 from okgin.server.players.sessions import session_of
@@ -37,10 +38,10 @@ class FormRefused(Exception):
         super().__init__(message)
         self.status = status
 
-    def page(self) -> HTMLResponse:
-        """The answer: the profile page saying why, with the refusal's status."""
-        return page("Your profile", f"<p class=error role=alert>{html.escape(str(self))}</p>",
-                    status=self.status)
+    def page(self, request: Request) -> HTMLResponse:
+        """The answer: the profile page saying why (a sentence), with the refusal's status."""
+        return page(request, "Your profile",
+                    f"<p class=error role=alert>{html.escape(sentence(str(self)))}</p>", status=self.status)
 
 
 def _from_our_page(request: Request) -> bool:

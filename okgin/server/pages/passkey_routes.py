@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from okgin.server.pages.account import Refused
 from okgin.server.pages.forms import FormRefused, read_form, read_json
 from okgin.server.players.accounts import AccountError, Accounts
 from okgin.server.players.identity import Session
@@ -28,7 +29,7 @@ log = logging.getLogger("okgin.server")
 Handler = Callable[[Request, Session, dict[str, object]], Awaitable[Response]]
 
 
-def passkey_routes(profile: Callable[[Request, Session, str, int], Awaitable[Response]]) -> list[BaseRoute]:
+def passkey_routes(profile: Refused) -> list[BaseRoute]:
     """The routes; the removal form's refusals are answered with ``profile``."""
     def route(path: str, handler: Handler) -> Route:
         async def endpoint(request: Request) -> Response:
@@ -43,11 +44,11 @@ def passkey_routes(profile: Callable[[Request, Session, str, int], Awaitable[Res
         try:
             session, fields = await read_form(request)
         except FormRefused as refused:
-            return refused.page()
+            return refused.page(request)
         try:
             await anyio.to_thread.run_sync(_passkeys(request).remove, session, fields.get("passkey"))
         except AccountError as error:
-            return await profile(request, session, str(error), error.status)
+            return await profile(request, session, "/account/passkeys/remove", str(error), error.status)
         return RedirectResponse("/profile", status_code=303)
 
     return [route("/account/passkeys/register/options", _register_options),

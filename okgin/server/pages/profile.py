@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from okgin.errors import sentence
 from okgin.server.pages.account import account_routes
 from okgin.server.pages.forms import FormRefused, read_form
 from okgin.server.pages.leaderboard import TITLES, ordinal_place, rating_text
@@ -19,7 +20,7 @@ from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players, Session
 from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.rating_store import RatingStore
-from okgin.server.players.ratings import FAMILIES
+from okgin.server.players.ratings import FAMILIES, shown_rating
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
 from okgin.server.store.chips import DAILY_CHIPS, Line, Wallets
@@ -32,22 +33,44 @@ def profile_routes() -> list[BaseRoute]:
     return [
         Route("/profile", profile_page),
         Route("/profile/name", change_name, methods=["POST"]),
-        *account_routes(_profile),
-        *passkey_routes(_profile),
+        *account_routes(_refused),
+        *passkey_routes(_refused),
     ]
 
 
 async def profile_page(request: Request) -> Response:
     session = session_of(request)
     if session is None:  # only a program without cookies gets here: pages make a guest first
-        return page("Your profile", "<p>Open the game first: you are a player from your first visit.</p>",
-                    status=404)
-    return await _profile(request, session, "", 200)
+        return page(request, "Your profile",
+                    "<p>Open the game first: you are a player from your first visit.</p>", status=404)
+    return await _profile(request, session, Refusal(), 200)
 
 
-def _form(action: str, csrf: str, fields: str, button: str) -> str:
+class Refusal:
+    """What a refused form said (``message``, lower case as errors are written), shown as a
+    sentence inside the form whose ``action`` it was (the first of them, for the passkeys'
+    removal forms), where profile.js brings it into view and focuses the form's first field.
+    ``Refusal()`` is none."""
+
+    def __init__(self, action: str = "", message: str = "") -> None:
+        self.action, self.message = action, message
+
+    def beside(self, action: str) -> str:
+        """The message's paragraph for the form ``action``, once; else nothing."""
+        if not self.message or action != self.action:
+            return ""
+        self.action = ""
+        return f'<p class="error" role="alert">{html.escape(sentence(self.message))}</p>'
+
+
+async def _refused(request: Request, session: Session, action: str, message: str, status: int) -> Response:
+    """The profile page again, the form ``action``'s refusal ``message`` beside it."""
+    return await _profile(request, session, Refusal(action, message), status)
+
+
+def _form(action: str, csrf: str, fields: str, button: str, refusal: Refusal) -> str:
     return (f'<form method="post" action="{action}"><input type="hidden" name="csrf" value="{csrf}">'
-            f"{fields} <button type=submit>{button}</button></form>")
+            f"{fields} <button type=submit>{button}</button>{refusal.beside(action)}</form>")
 
 
 def _password(name: str, label: str, new: bool) -> str:
@@ -56,29 +79,28 @@ def _password(name: str, label: str, new: bool) -> str:
             f'{"minlength=10 " if new else ""}required></label>')
 
 
-async def _profile(request: Request, session: Session, message: str, status: int) -> Response:
+async def _profile(request: Request, session: Session, refusal: Refusal, status: int) -> Response:
     players: Players = request.app.state.players
     accounts = Accounts(players)
     games = await anyio.to_thread.run_sync(players.games_of, session.player)
     username = await anyio.to_thread.run_sync(accounts.username, session.player)
     name, csrf = html.escape(session.name or ""), html.escape(session.csrf)
-    said = f"<p class=error role=alert>{html.escape(message)}</p>" if message else ""
     who = f"signed in as <b>{html.escape(username)}</b>" if username else "a guest player on this browser"
     body = (
         f"<p class=lead>{'You are ' + name if name else 'You have not chosen a name yet'}: "
-        f"{who}, with {len(games)} game{'s' if len(games) != 1 else ''}.</p>{said}"
+        f"{who}, with {len(games)} game{'s' if len(games) != 1 else ''}.</p>"
         + _form("/profile/name", csrf, f'<label>Your name <input name="name" value="{name}" maxlength="20" '
-                'autocomplete="nickname" required></label>', "Save the name")
+                'autocomplete="nickname" required></label>', "Save the name", refusal)
         + "<p>Your name is shown at the tables you sit at, and fills in your name when you make or join"
         " a room.</p>"
         + await _ratings(request.app.state.ratings, session.player)
         + await _chips(players, session.player)
     )
     if username:
-        body += await _signed_in(accounts, session, csrf)
+        body += await _signed_in(accounts, session, csrf, refusal)
     else:
-        body += _guest(csrf)
-    return page("Your profile", body, scripts=("passkeys.js",), status=status)
+        body += _guest(csrf, refusal)
+    return page(request, "Your profile", body, scripts=("passkeys.js", "profile.js"), status=status)
 
 
 async def _ratings(rated: RatingStore, player: str) -> str:
@@ -93,7 +115,7 @@ async def _ratings(rated: RatingStore, player: str) -> str:
     if recent:
         said += "<h3>Your last results</h3><ul class=recent>" + "".join(
             f"<li>{_when(point.rated)}: {ordinal_place(point.place)} of {point.seats} "
-            f"({point.family} rules), rating after it {point.rating:.1f}</li>"
+            f"({point.family} rules), rating after it {shown_rating(point.rating)}</li>"
             for point in reversed(recent)) + "</ul>"
     return (f"<h2>Your rating</h2>{said}<p><a href=\"/leaderboard\">The leaderboard</a> · "
             "<a href=\"/stats\">Your statistics</a></p>")
@@ -109,7 +131,7 @@ async def _chips(players: Players, player: str) -> str:
     balance = await anyio.to_thread.run_sync(wallets.balance, player)
     lines = await anyio.to_thread.run_sync(wallets.ledger, player)
     events = await anyio.to_thread.run_sync(wallets.tournaments, [line.game for line in lines])
-    rows = "".join(_line(line, line.game in events) for line in lines)
+    rows = "".join(_line(line, events.get(line.game or "")) for line in lines)
     return (
         f"<h2>Your chips</h2><p class=chips>You have <b id=chip-balance>{balance}</b> play chips "
         f"(never money). Each day (UTC) you are topped up to {DAILY_CHIPS}; tables with a stake "
@@ -121,20 +143,20 @@ async def _chips(players: Players, player: str) -> str:
     )
 
 
-def _line(line: Line, tournament: bool) -> str:
-    """One movement; ``tournament``: its pool is a tournament's entry fees."""
+def _line(line: Line, tournament: str | None) -> str:
+    """One movement; ``tournament``: the name of the tournament whose entry fees its pool is."""
     when = datetime.datetime.fromtimestamp(line.at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     what = _KINDS.get(line.kind, line.kind)
-    if tournament:
+    if tournament is not None:
         what = {"stake": "Entry fee", "refund": "Entry fee given back"}.get(line.kind, what)
-        what += f", tournament {line.game}"
+        what += f", {tournament}"
     elif line.game is not None:
         what += f", game {line.game[:8]}, seat {(line.seat or 0) + 1}"
     return (f"<tr><td>{when}</td><td>{html.escape(what)}</td><td>{line.amount:+d}</td>"
             f"<td>{line.balance}</td></tr>")
 
 
-def _guest(csrf: str) -> str:
+def _guest(csrf: str, refusal: Refusal) -> str:
     user = ('<label>Username <input name="username" autocomplete="username" minlength=3 maxlength=30 '
             "required></label>")
     return (
@@ -142,31 +164,32 @@ def _guest(csrf: str) -> str:
         "become the account's, and you sign in with it anywhere.</p>"
         + _form("/account/create", csrf,
                 user + " " + _password("password", "Password (10 or more characters)", True),
-                "Make an account")
-        + "<h2>Sign in</h2><p>Signing in on this browser leaves its guest games behind.</p>"
-        + _form("/account/sign-in", csrf, user + " " + _password("password", "Password", False), "Sign in")
+                "Make an account", refusal)
+        + '<h2 id="sign-in">Sign in</h2><p>Signing in on this browser leaves its guest games behind.</p>'
+        + _form("/account/sign-in", csrf, user + " " + _password("password", "Password", False), "Sign in",
+                refusal)
         + '<p id="passkey-sign-in-row" hidden>Or, with a passkey this device or a security key holds: '
         '<button type="button" id="passkey-sign-in">Sign in with a passkey</button></p>' + _STATUS
     )
 
 
-async def _signed_in(accounts: Accounts, session: Session, csrf: str) -> str:
+async def _signed_in(accounts: Accounts, session: Session, csrf: str, refusal: Refusal) -> str:
     devices = await anyio.to_thread.run_sync(accounts.devices, session)
     rows = "".join(
-        f"<li>{html.escape(d.agent)}, since "
-        f"{_when(d.created)}"
-        f"{' (this one)' if d.current else ''}</li>" for d in devices)
+        f"<li>{html.escape(d.name)}, signed in {_when(d.created)}"
+        f"{' (this one)' if d.current else ', last seen ' + _when(d.last_seen)}</li>" for d in devices)
     return (
         f"<h2>Signed-in devices</h2><ul class=devices>{rows}</ul>"
-        + _form("/account/sign-out-others", csrf, "", "Sign out all other devices")
-        + _form("/account/sign-out", csrf, "", "Sign out")
-        + await _passkeys(accounts, session, csrf)
+        + _form("/account/sign-out-others", csrf, "", "Sign out all other devices", refusal)
+        + _form("/account/sign-out", csrf, "", "Sign out", refusal)
+        + await _passkeys(accounts, session, csrf, refusal)
         + "<h2>Change your password</h2>"
         + _form("/account/password", csrf, _password("current", "Current password", False) + " "
-                + _password("password", "New password", True), "Change the password")
+                + _password("password", "New password", True), "Change the password", refusal)
         + "<h2>Delete your account</h2><p>Your name, account, sessions and the list of your games go; "
         "the games stay for the others, your seat named “a former player”.</p>"
-        + _form("/account/delete", csrf, _password("password", "Your password", False), "Delete my account")
+        + _form("/account/delete", csrf, _password("password", "Your password", False), "Delete my account",
+                refusal)
     )
 
 
@@ -177,7 +200,7 @@ def _when(moment: float) -> str:
     return datetime.datetime.fromtimestamp(moment, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-async def _passkeys(accounts: Accounts, session: Session, csrf: str) -> str:
+async def _passkeys(accounts: Accounts, session: Session, csrf: str, refusal: Refusal) -> str:
     """The account's passkeys, each with its Remove button, and the button that adds one (shown
     by passkeys.js only where the browser has WebAuthn)."""
     keys = await anyio.to_thread.run_sync(Passkeys(accounts).listed, session.player)
@@ -186,7 +209,7 @@ async def _passkeys(accounts: Accounts, session: Session, csrf: str) -> str:
         f"{'last used ' + _when(k.last_used) if k.last_used else 'not used yet'} "
         + _form("/account/passkeys/remove", csrf,
                 f'<input type="hidden" name="passkey" value="{html.escape(k.id)}">',
-                f'Remove <span class="visually-hidden">{html.escape(k.name)}</span>')
+                f'Remove <span class="visually-hidden">{html.escape(k.name)}</span>', refusal)
         + "</li>" for k in keys)
     listed = f"<ul class=passkeys>{rows}</ul>" if keys else "<p>No passkeys yet.</p>"
     return (
@@ -203,10 +226,10 @@ async def change_name(request: Request) -> Response:
     try:
         session, fields = await read_form(request)
     except FormRefused as refused:
-        return refused.page()
+        return refused.page(request)
     players: Players = request.app.state.players
     try:
         await anyio.to_thread.run_sync(players.set_name, session.player, fields.get("name"))
     except RoomError as error:
-        return await _profile(request, session, str(error), 400)
+        return await _refused(request, session, "/profile/name", str(error), 400)
     return RedirectResponse("/profile", status_code=303)

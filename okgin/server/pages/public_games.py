@@ -24,16 +24,17 @@ async def say_public(request: Request) -> Response:
     try:
         session, fields = await read_form(request)
     except FormRefused as refused:
-        return refused.page()
+        return refused.page(request)
     choice = fields.get("public")
     if choice not in ("yes", "no"):
-        return page("Finished games", "<p class=error role=alert>public must be yes or no</p>", status=400)
+        return page(request, "Finished games", "<p class=error role=alert>public must be yes or no</p>",
+                    status=400)
     players: Players = request.app.state.players
     try:
         await anyio.to_thread.run_sync(Sharing(players.engine).say, session.player,
                                        request.path_params["game"], choice == "yes")
     except NotYours:
-        return page("Finished games", "<p class=error role=alert>No game of yours with that id.</p>",
+        return page(request, "Finished games", "<p class=error role=alert>No game of yours with that id.</p>",
                     status=404)
     return RedirectResponse("/history", status_code=303)
 

@@ -26,10 +26,12 @@ MAX_UPLOAD = 2_000_000
 
 
 def page(
-    title: str, body: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (), status: int = 200,
+    request: Request, title: str, body: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (),
+    status: int = 200,
 ) -> HTMLResponse:
     """A coach's or a player's page: the house frame, with their links and styles."""
-    return template.page(title, body, scripts, (*styles, "coach.css"), links=template.COACH, status=status)
+    return template.page(request, title, body, scripts, (*styles, "coach.css"), links=template.COACH,
+                         status=status)
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -81,12 +83,12 @@ _VIEWER = """<p id="replay-intro">{intro}</p>
 async def replay_page(request: Request) -> Response:
     game = request.path_params.get("game", "")
     if game and await _finished(request) is None:
-        return page("Replay", "<p>No finished game of yours with that id.</p>", status=404)
+        return page(request, "Replay", "<p>No finished game of yours with that id.</p>", status=404)
     intro = ("Step through the game move by move, every hand face up." if game
              else "Choose a game record to step through it move by move, every hand face up.")
     body = _VIEWER.format(intro=intro, upload="hidden" if game else "",
                           game=html.escape(game))
-    return page("Replay", body, ("replay.js",), ("table.css",))
+    return page(request, "Replay", body, ("replay.js",), ("table.css",))
 
 
 async def replay_data(request: Request) -> Response:
@@ -126,19 +128,19 @@ async def review_page(request: Request) -> Response:
     try:
         asked = _asked_seat(request)
     except ValueError as error:
-        return page("Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>", status=400)
+        return page(request, "Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>", status=400)
     found = await _finished(request, asked)
     if found is None:
-        return page("Review", "<p>No finished game of yours with that id.</p>", status=404)
+        return page(request, "Review", "<p>No finished game of yours with that id.</p>", status=404)
     game, seat = found
     if not 0 <= seat < len(game.record.get("players", [])):
-        return page("Review", f"<p class=error>No seat {seat}: the game had "
+        return page(request, "Review", f"<p class=error>No seat {seat}: the game had "
                     f"{len(game.record.get('players', []))}.</p>", status=400)
     try:
         number = int(request.query_params.get("hand", "1"))
         review, names, count = await anyio.to_thread.run_sync(_review, game.record, number, seat)
     except (ValueError, OkginError) as error:
-        return page("Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>")
+        return page(request, "Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>")
     players: Players = request.app.state.players
     public = await anyio.to_thread.run_sync(Sharing(players.engine).is_public, game.id)
     also = f"&amp;seat={seat}" if public and asked is not None else ""
@@ -146,11 +148,11 @@ async def review_page(request: Request) -> Response:
         f'<a href="?hand={n}{also}"{" aria-current=page" if n == number else ""}>Hand {n}</a>'
         for n in range(1, count + 1)
     )
-    replay_link = f'<p><a href="/games/{html.escape(game.id)}/replay">Replay this game</a></p>'
+    replay_link = f'<p class=go><a href="/games/{html.escape(game.id)}/replay">Replay this game</a></p>'
     body = (f"<nav aria-label=Hands class=hands>{links}</nav>"
             f"{_seats(names, number, seat) if public else ''}{replay_link}"
             f"{review_body(review, names, game.id)}")
-    return page(f"Review of hand {number}", body)
+    return page(request, f"Review of hand {number}", body)
 
 
 def _seats(names: list[str], number: int, seat: int) -> str:

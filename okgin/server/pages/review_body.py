@@ -40,7 +40,7 @@ def _mistake(review: HandReview, d: Decision, place: int, names: Sequence[str], 
     body = "".join(f"<tr><th scope=row>{head}</th><td>{cell}</td></tr>" for head, cell in rows)
     return (f'<section class="mistake" aria-labelledby="mistake-{place}">'
             f'<h2 id="mistake-{place}">{heading}</h2><table class="mistake-table">{body}</table>'
-            f'<p><a href="{link}">See this move in the replay</a></p></section>')
+            f'<p class=go><a href="{link}">See this move in the replay</a></p></section>')
 
 
 def _capital(text: str) -> str:

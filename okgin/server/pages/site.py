@@ -21,7 +21,7 @@ from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from okgin.server.pages.howto import how_to_play
 from okgin.server.pages.public_games import public_cell
 from okgin.server.pages.review import history_links
-from okgin.server.pages.template import page
+from okgin.server.pages.template import page, you_link
 from okgin.server.players.access import shown_from
 from okgin.server.players.identity import Players
 from okgin.server.players.sessions import session_of
@@ -35,13 +35,15 @@ STATIC = Path(__file__).parent / "static"
 
 async def index(request: Request) -> Response:
     """The game page (also at /r/<code>, a room's invite link): static/index.html, a template
-    whose one field, ``$name``, is the player's display name (rooms prefill it); its modules
+    whose fields are ``$name``, the player's display name (rooms prefill it), and ``$you``, the
+    frame's last link (``you_link``: the signed-in player's name, or Sign in); its modules
     (game.js, coach.js, room.js) are named in the page itself. Read at each request, as the
     static files are, so an edited page is served at once."""
     page = Template((STATIC / "index.html").read_text(encoding="utf-8"))
     session = session_of(request)
     name = html.escape(session.name or "") if session is not None else ""
-    return HTMLResponse(page.substitute(name=name), headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(page.substitute(name=name, you=you_link(session)),
+                        headers={"Cache-Control": "no-cache"})
 
 
 def _rules_from_query(request: Request) -> Rules:
@@ -61,11 +63,11 @@ async def howto_page(request: Request) -> Response:
     try:
         rules = _rules_from_query(request)
     except OkginError as error:
-        return page("How to play", f"<p>{html.escape(sentence(str(error)))}</p>", status=400)
+        return page(request, "How to play", f"<p>{html.escape(sentence(str(error)))}</p>", status=400)
     store: Store = request.app.state.store
     game_id = request.query_params.get("game")
     if game_id and not is_id(game_id):
-        return page("How to play", "<p>No such game.</p>", status=404)
+        return page(request, "How to play", "<p>No such game.</p>", status=404)
     if game_id and (game := await anyio.to_thread.run_sync(store.load, game_id)) is not None:
         with contextlib.suppress(OkginError):  # a stored game's rules were valid when it began
             rules = Rules.from_json(game.record.get("rules", "oklahoma"))
@@ -74,7 +76,7 @@ async def howto_page(request: Request) -> Response:
     body += "</p>" + "".join(
         f"<h2>{html.escape(head)}</h2><p>{html.escape(text)}</p>" for head, text in how_to_play(rules)
     )
-    return page("How to play", body)
+    return page(request, "How to play", body)
 
 
 async def history_page(request: Request) -> Response:
@@ -105,7 +107,7 @@ async def history_page(request: Request) -> Response:
         if rows else "<p>No finished games yet.</p>"
     ) + ('<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a>'
          ' · <a href="/leaderboard">Leaderboard</a> · <a href="/t">Tournaments</a></p>')
-    return page("Finished games", table)
+    return page(request, "Finished games", table)
 
 
 async def record_download(request: Request) -> Response:

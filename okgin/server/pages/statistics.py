@@ -17,7 +17,7 @@ from okgin.server.pages.charts import bar_chart, line_chart
 from okgin.server.pages.leaderboard import TITLES, rating_text
 from okgin.server.pages.review import page
 from okgin.server.players.rating_store import Point, RatingStore, Results
-from okgin.server.players.ratings import FAMILIES, Rating
+from okgin.server.players.ratings import FAMILIES, Rating, shown_rating
 from okgin.server.players.sessions import player_of
 from okgin.server.store.storage import Store, storage_errors
 
@@ -29,14 +29,14 @@ async def stats_page(request: Request) -> Response:
     rated: RatingStore = request.app.state.ratings
     player = player_of(request)
     if player is None:
-        return page("Your statistics", NOTHING)
+        return page(request, "Your statistics", NOTHING)
     rows, history, results, current = await anyio.to_thread.run_sync(_figures, store, rated, player)
     if not rows and not history:
-        return page("Your statistics", NOTHING)
+        return page(request, "Your statistics", NOTHING)
     body = ratings_body(history, current) + results_body(results)
     if rows:
         body += "<h2>Your hands against the computer</h2>" + stats_body(rows)
-    return page("Your statistics", body)
+    return page(request, "Your statistics", body)
 
 
 NOTHING = "<p>No finished games yet: finish a game to see your results.</p>"
@@ -51,7 +51,7 @@ def ratings_body(history: Sequence[Point], current: dict[str, Rating]) -> str:
             continue
         parts.append(f"<h2>{TITLES[family]}: rating {rating_text(current[family])}</h2>" + line_chart(
             f"rating-{number}", f"Your rating after each rated game: {TITLES[family].lower()}",
-            [(f"#{i}", round(p.rating, 1)) for i, p in enumerate(points, start=1)], "rating",
+            [(f"#{i}", shown_rating(p.rating)) for i, p in enumerate(points, start=1)], "rating",
             label="Rated game"))
     return "".join(parts)
 

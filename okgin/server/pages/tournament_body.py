@@ -1,7 +1,9 @@
-"""A tournament's page as HTML: its settings, entrants, standings and rounds (names always escaped).
+"""A tournament's page as HTML: its settings, entrants, standings (a knockout's bracket) and
+rounds, and at the end its winner and final table (names always escaped).
 
 The live part (``live_section``) is what the page's script fetches again while the tournament
-runs (``/t/<code>/live``), so it is made here once for both.
+runs (``/t/<code>/live``), so it is made here once for both. Times are sent in UTC inside
+``<time datetime>``; the page's script shows them in the viewer's own time zone.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ import datetime
 import html
 from fractions import Fraction
 
+from okgin.server.pages.tournament_bracket import bracket, final_table, table_link
 from okgin.server.store.tournament_store import StoredTournament
-from okgin.server.tournaments.plan import chips_won, final_order, out_in, table_standings
+from okgin.server.tournaments.plan import chips_won, final_order, table_standings
 from okgin.server.tournaments.settings import Settings
+from okgin.server.tournaments.words import format_name, preset_name
 
-FORMAT_NAMES = {"swiss": "Swiss", "knockout": "Knockout", "round-robin": "Round robin"}
 STATUS = {"open": "open for entries", "running": "playing", "finished": "finished",
           "cancelled": "cancelled (every entry fee was given back)"}
 Pool = tuple[int, dict[str, int]] | None
@@ -25,8 +28,9 @@ def summary(settings: Settings) -> str:
     """One line: the format, the tables, the rules and the target, the rounds."""
     rounds = f", {settings.rounds} rounds" if settings.format == "swiss" else ""
     house = " with house rules" if set(settings.rules.changes()) - {"target"} else ""
-    return (f"{FORMAT_NAMES[settings.format]} for {settings.places} at tables of {settings.table}{rounds}: "
-            f"{html.escape(settings.rules.preset)}{house}, matches to {settings.rules.target}; empty places "
+    return (f"{format_name(settings.format)} for {settings.places} at tables of {settings.table}{rounds}: "
+            f"{html.escape(preset_name(settings.rules.preset))}{house}, matches to {settings.rules.target}; "
+            "empty places "
             f"go to computer players ({html.escape(', '.join(settings.levels))})"
             f"{f'; a turn timer of {settings.timer} s' if settings.timer else ''}"
             f"{'; it starts when full' if settings.auto else ''}{_starts(settings)}. " + _fee(settings))
@@ -35,8 +39,14 @@ def summary(settings: Settings) -> str:
 def _starts(settings: Settings) -> str:
     if settings.starts is None:
         return ""
-    moment = datetime.datetime.fromtimestamp(settings.starts, datetime.UTC)
-    return f"; it starts at {moment:%Y-%m-%d %H:%M:%S} UTC (computer players fill the empty places)"
+    return f"; it starts at {moment(settings.starts)} (computer players fill the empty places)"
+
+
+def moment(when: float) -> str:
+    """A time as the page shows it: UTC in the ``<time>`` element's ``datetime``, and its text
+    in UTC until the page's script writes it in the viewer's time zone."""
+    at = datetime.datetime.fromtimestamp(when, datetime.UTC)
+    return (f'<time class=local datetime="{at:%Y-%m-%dT%H:%M:%SZ}">{at:%Y-%m-%d %H:%M} UTC</time>')
 
 
 def _fee(settings: Settings) -> str:
@@ -56,8 +66,7 @@ def live_section(
     names = {e.seed: _name(e.name, e.level) for e in event.entrants}
     mine = next((e.seed for e in event.entrants if player is not None and e.player == player), None)
     parts = [f'<p class=lead id=t-status data-status="{event.status}" data-round="{event.round}">'
-             f"The tournament is {STATUS[event.status]}"
-             + (f", round {event.round}" if event.status == "running" else "") + ".</p>"]
+             + _status(event, settings) + "</p>"]
     if pool is not None:
         word = "was paid out" if pool[1] else "was" if event.status == "cancelled" else "is"
         parts.append(f'<p id=t-pool data-chips="{pool[0]}">The pool {word} {pool[0]} chips '
@@ -66,11 +75,27 @@ def live_section(
         parts.append(_your_table(event, mine, made))
     if event.status in ("open", "cancelled"):
         parts.append(_entrants(event, settings, names))
+        return "".join(parts)
+    won = None if pool is None else chips_won(event, pool[1])
+    if settings.format == "knockout":
+        if event.status == "finished":
+            parts.append(final_table(event, settings, names, mine, won))
+        parts.append(bracket(event, names, mine, made))
     else:
-        won = None if pool is None else chips_won(event, pool[1])
         parts.append(_standings(event, settings, names, mine, won))
         parts.append(_rounds(event, names, mine, made))
     return "".join(parts)
+
+
+def _status(event: StoredTournament, settings: Settings) -> str:
+    """The status line; at the end, the winner's headline ("Ann wins Ann's Swiss.")."""
+    if event.status == "finished":
+        first = final_order(event, settings)[0]
+        winner = next(e.name for e in event.entrants if e.seed == first)
+        title = event.name or format_name(settings.format)
+        return f'<strong id=t-winner class=headline>{html.escape(winner)} wins {html.escape(title)}</strong>'
+    return (f"The tournament is {STATUS[event.status]}"
+            + (f", round {event.round}" if event.status == "running" else "") + ".")
 
 
 def _name(name: str, level: str | None) -> str:
@@ -111,22 +136,28 @@ def _standings(
     """``won``: each person's chips from the pool, once paid (a computer player's cell is empty)."""
     rows = {s.entrant: s for s in table_standings(event)}
     order = final_order(event, settings) if event.status == "finished" else list(rows)
-    gone = out_in(event)
-    out = settings.format == "knockout"
-    head = ("<tr><th>Place</th><th>Entrant</th><th>Score</th><th>Buchholz</th><th>Points difference</th>"
-            "<th>Played</th>" + ("<th>Out in round</th>" if out else "")
-            + ("<th>Chips won</th>" if won is not None else "") + "</tr>")
+    heads = [("Place", "#"), ("Entrant", ""), ("Score", ""), ("Buchholz", "Buch."),
+             ("Points difference", "Diff."), ("Played", "Pl."),
+             *([("Chips won", "Chips")] if won is not None else [])]
+    head = "<tr>" + "".join(f"<th scope=col>{_head(words, short)}</th>" for words, short in heads) + "</tr>"
     body = "".join(
         f"<tr{' class=you' if e == mine else ''}><td>{place}</td><td>{names[e]}</td>"
         f"<td>{_figure(rows[e].score)}</td><td>{_figure(rows[e].buchholz)}</td>"
         f"<td>{_figure(rows[e].difference)}</td><td>{rows[e].played}</td>"
-        + (f"<td>{gone.get(e, '')}</td>" if out else "")
         + (f"<td class=won>{won.get(e, '')}</td>" if won is not None else "") + "</tr>"
         for place, e in enumerate(order, start=1))
     title = "Final standings" if event.status == "finished" else "Standings"
-    return (f"<h2>{title}</h2><table id=standings><thead>{head}</thead><tbody>{body}</tbody></table>"
+    return (f"<h2>{title}</h2><table id=standings class=standings><thead>{head}</thead>"
+            f"<tbody>{body}</tbody></table>"
             "<p class=small>Ordered by score (1 a win, 0 last), then Buchholz (the opponents' scores), "
             "then points difference, then seed.</p>")
+
+
+def _head(words: str, short: str) -> str:
+    """A column's heading; ``short``: the few letters a phone shows instead (read out in full)."""
+    if not short:
+        return words
+    return f"<span class=wide>{words}</span><span class=narrow aria-hidden=true>{short}</span>"
 
 
 def _rounds(event: StoredTournament, names: dict[int, str], mine: int | None, made: set[str]) -> str:
@@ -135,16 +166,11 @@ def _rounds(event: StoredTournament, names: dict[int, str], mine: int | None, ma
         items = []
         for table in event.tables_of(number):
             who = " · ".join(names[s] for s in table.seats)
+            state, link = table_link(event, table, mine, made)
             if table.result is not None:
                 scores = ", ".join(f"{names[s]} {p}" for s, p in
                                    zip(table.result["order"], table.result["points"], strict=True))
                 state = f"finished: {scores}"
-            else:
-                state = "playing"
-            word = "play" if mine in table.seats and table.result is None else "watch"
-            link = f'<a href="/r/{html.escape(table.room)}">{word}</a>'
-            if number == event.round and table.room not in made:
-                state, link = "being laid", "…"
             items.append(f"<li>Table {table.number + 1}: {who}, {state} ({link})</li>")
         byes = event.byes.get(number, ())
         if byes:

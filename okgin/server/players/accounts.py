@@ -24,6 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from okgin.server.players import passwords, rating_store
+from okgin.server.players.devices import device_name
 from okgin.server.players.identity import Players, Session
 from okgin.server.store import chips, tournament_store
 from okgin.server.store.db import storage_errors
@@ -74,7 +75,9 @@ class Device:
     """A signed-in browser, as the profile lists it."""
 
     created: float
-    agent: str
+    name: str
+    """The browser and system ("Firefox on Android", or "Unknown browser"): ``device_name``."""
+    last_seen: float
     current: bool
 
 
@@ -203,11 +206,12 @@ class Accounts:
             return db.execute(select(accounts.c.username).where(accounts.c.player == player)).scalar()
 
     def devices(self, session: Session) -> list[Device]:
-        query = (select(sessions.c.id_hash, sessions.c.created, sessions.c.agent)
+        query = (select(sessions.c.id_hash, sessions.c.created, sessions.c.agent, sessions.c.last_seen)
                  .where(sessions.c.player == session.player).order_by(sessions.c.created))
         with storage_errors("could not read your devices"), self.engine.connect() as db:
-            return [Device(created, agent or "a browser", id_hash == session.id_hash)
-                    for id_hash, created, agent in db.execute(query)]
+            rows = db.execute(query).all()
+        return [Device(created, device_name(agent), seen or created, id_hash == session.id_hash)
+                for id_hash, created, agent, seen in rows]
 
     def sign_out(self, session: Session, others: bool) -> int:
         """End this session, or (``others``) every other one of its player; returns how many."""

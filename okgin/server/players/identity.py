@@ -20,6 +20,10 @@ from okgin.server.rooms.room import RoomError, clean_name
 from okgin.server.store.db import storage_errors
 from okgin.server.store.schema import accounts, game_players, players, room_players, sessions
 
+SEEN_EVERY = 60.0
+"""A session's last_seen is written again only once this many seconds have passed: a page's
+every request reads the session, and only about one a minute writes."""
+
 
 @dataclass(frozen=True, slots=True)
 class Session:
@@ -29,6 +33,14 @@ class Session:
     name: str | None
     csrf: str
     id_hash: str
+    username: str | None = None
+    """The account's username when the player has one (signed in), else None (a guest)."""
+
+    @property
+    def shown(self) -> str | None:
+        """The name the site frame shows for a signed-in player (their display name, else the
+        account's username), or None for a guest."""
+        return None if self.username is None else self.name or self.username
 
 
 class Players:
@@ -58,12 +70,20 @@ class Players:
         if not 20 <= len(session_id) <= 100:
             return None
         hashed = _hashed(session_id)
-        query = (select(sessions.c.player, sessions.c.csrf, players.c.name)
+        query = (select(sessions.c.player, sessions.c.csrf, sessions.c.last_seen, players.c.name,
+                        accounts.c.username)
                  .join(players, players.c.id == sessions.c.player)
+                 .outerjoin(accounts, accounts.c.player == sessions.c.player)
                  .where(sessions.c.id_hash == hashed))
         with storage_errors("could not read the session"), self.engine.connect() as db:
             row = db.execute(query).first()
-        return None if row is None else Session(row.player, row.name, row.csrf, hashed)
+        if row is None:
+            return None
+        now = time.time()
+        if row.last_seen is None or now - row.last_seen >= SEEN_EVERY:
+            with storage_errors("could not read the session"), self.engine.begin() as db:
+                db.execute(update(sessions).where(sessions.c.id_hash == hashed).values(last_seen=now))
+        return Session(row.player, row.name, row.csrf, hashed, row.username)
 
     def set_name(self, player: str, name: object) -> str:
         """Give ``player`` the display name ``name`` (spaces folded); returns it. Raises RoomError."""
@@ -138,8 +158,9 @@ class Players:
 def _open_session(db: Connection, player: str, name: str | None, agent: str) -> tuple[Session, str]:
     session_id, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     hashed = _hashed(session_id)
-    db.execute(insert(sessions).values(id_hash=hashed, player=player, created=time.time(), csrf=csrf,
-                                       agent=agent[:120] or None))
+    now = time.time()
+    db.execute(insert(sessions).values(id_hash=hashed, player=player, created=now, csrf=csrf,
+                                       agent=agent[:120] or None, last_seen=now))
     return Session(player, name, csrf, hashed), session_id
 
 

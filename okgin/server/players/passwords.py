@@ -17,7 +17,13 @@ MIN_LENGTH = 10
 MAX_LENGTH = 256
 """Longer is refused: hashing a megabyte of 'password' is work for the server, not safety."""
 _HASHER = PasswordHasher()  # argon2id, 64 MiB, 3 passes: the library's (RFC 9106's) choice
-_DUMMY = _HASHER.hash("okgin: the hash checked against for an unknown account")
+
+
+@functools.cache
+def _dummy() -> str:
+    """The hash checked against for an unknown account (made on first use, not at import: an
+    argon2 hash costs about 0.15 s of CPU, paid by every process that imports the server)."""
+    return _HASHER.hash("okgin: the hash checked against for an unknown account")
 
 
 class PasswordError(ValueError):
@@ -50,6 +56,6 @@ def hashed(password: str) -> str:
 def verify(stored: str | None, password: str) -> bool:
     """Does ``password`` match ``stored`` (None: no such account, checked all the same)?"""
     try:
-        return _HASHER.verify(stored or _DUMMY, password) and stored is not None
+        return _HASHER.verify(stored or _dummy(), password) and stored is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False

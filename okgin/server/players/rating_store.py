@@ -24,7 +24,17 @@ from sqlalchemy.exc import IntegrityError
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
-from okgin.server.players.ratings import COMPUTER_MU, FAMILIES, Entrant, Rating, family, places, rate, weight
+from okgin.server.players.ratings import (
+    COMPUTER_MU,
+    FAMILIES,
+    PROVISIONAL,
+    Entrant,
+    Rating,
+    family,
+    places,
+    rate,
+    weight,
+)
 from okgin.server.store.db import StorageError, storage_errors
 from okgin.server.store.schema import (
     game_players,
@@ -34,6 +44,7 @@ from okgin.server.store.schema import (
     rating_counts,
     rating_history,
     ratings,
+    rooms,
 )
 
 log = logging.getLogger("okgin.server")
@@ -41,8 +52,6 @@ TOP = 100
 _TRIES = 5
 """Ratings at once that make the same new rows (a new player's first rating, a new tenth's
 count) meet on the key; the one that loses reads again and rates again, up to this often."""
-NAMELESS = "(no name yet)"
-"""How the leaderboard shows a player who has not chosen a name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,24 +104,25 @@ class RatingStore:
 
     # -- rating a game ------------------------------------------------------------------------
 
-    def rate_game(self, game: str, solo: bool) -> bool:
+    def rate_game(self, game: str, solo: bool, coach: bool = False) -> bool:
         """Rate finished game ``game`` (``solo``: a game against the computer, not a room) if it
-        was not yet; True if this call rated it. An unfinished or unknown game changes nothing."""
+        was not yet; True if this call rated it. ``coach``: the coach was allowed at its table,
+        so it is claimed as rated for nobody. An unfinished or unknown game changes nothing."""
         for _ in range(_TRIES):
             with storage_errors(f"could not rate game {game}"):
                 try:
                     with self._locked() as db:
-                        done = _rate(db, game, solo)
+                        done = _rate(db, game, solo, coach)
                         db.commit()
                         return done
                 except IntegrityError:  # a row another rating made first: read again, rate again
                     continue
         raise StorageError(f"could not rate game {game}: {_TRIES} tries met other ratings' new rows")
 
-    def rate_later(self, game: str, solo: bool) -> None:
+    def rate_later(self, game: str, solo: bool, coach: bool = False) -> None:
         """``rate_game``, for a caller that does not wait: a failure is logged, not raised."""
         try:
-            self.rate_game(game, solo)
+            self.rate_game(game, solo, coach)
         except StorageError as error:
             log.warning("%s", error)
         except Exception:
@@ -121,15 +131,20 @@ class RatingStore:
     def rate_unrated(self, finished_before: float) -> int:
         """Rate finished games nobody rated (a process stopped between its last move and its
         rating), in the order they finished; a game is solo when every seat but one was a computer
-        player. Returns how many."""
-        query = (select(games.c.id, games.c.levels).where(
+        player, and was played with the coach allowed when its room (found by its current game)
+        says so or is gone and it was solo. Returns how many."""
+        query = (select(games.c.id, games.c.levels, rooms.c.data).where(
             games.c.status == "finished", games.c.updated < finished_before,
             ~select(rated_games.c.game).where(rated_games.c.game == games.c.id).exists())
+            .outerjoin(rooms, rooms.c.game == games.c.id)
             .order_by(games.c.updated, games.c.id).limit(500))
         with storage_errors("could not read the unrated games"), self.engine.connect() as db:
             found = db.execute(query).all()
-        return sum(self.rate_game(game, sum(lv is None for lv in json.loads(levels)) == 1)
-                   for game, levels in found)
+        total = 0
+        for game, levels, room in found:
+            solo = sum(lv is None for lv in json.loads(levels)) == 1
+            total += self.rate_game(game, solo, _coached(room, solo))
+        return total
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[Connection]:
@@ -201,11 +216,13 @@ class RatingStore:
 
 
 def leaderboard_query(family: str, limit: int) -> Select[Any]:
-    """The best ``limit`` of ``family`` with their names (also run by bench_leaderboard's EXPLAIN)."""
+    """The best ``limit`` of ``family`` with their names (also run by bench_leaderboard's EXPLAIN):
+    only players past their provisional games and with a name they chose."""
     return (select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.ordinal,
                    players.c.name)
             .join(players, players.c.id == ratings.c.player)
-            .where(ratings.c.family == family)
+            .where(ratings.c.family == family, ratings.c.games >= PROVISIONAL,
+                   players.c.name.is_not(None), players.c.name != "")
             # Both descending: one backward walk of ix_ratings_family_ordinal, no sort.
             .order_by(ratings.c.ordinal.desc(), ratings.c.player.desc()).limit(limit))
 
@@ -216,7 +233,7 @@ def _leaderboard(db: Connection, family: str, limit: int, you: str | None) -> li
     for number, row in enumerate(rows, start=1):
         place = board[-1].place if board and rows[number - 2].ordinal == row.ordinal else number
         rating = Rating(row.mu, row.sigma, row.games)
-        board.append(Placed(place, row.name or NAMELESS, rating, row.player == you))
+        board.append(Placed(place, row.name, rating, row.player == you))
     return board
 
 
@@ -241,8 +258,17 @@ def standings_query(player: str) -> Select[Any]:
         .where(mine.c.player == player)
 
 
-def _rate(db: Connection, game: str, solo: bool) -> bool:
-    """Claim and rate ``game`` on ``db`` (in a transaction); False if rated already or unfinished."""
+def _coached(room: str | None, solo: bool) -> bool:
+    """Was the coach allowed at the table of a stored room's data (None: no room has the game)?"""
+    if room is None:
+        return solo
+    data = json.loads(room)
+    return bool(data.get("coach", data.get("tournament") is None))
+
+
+def _rate(db: Connection, game: str, solo: bool, coach: bool) -> bool:
+    """Claim and rate ``game`` on ``db`` (in a transaction); False if rated already or unfinished.
+    With the coach allowed (``coach``) it is claimed as rated for nobody."""
     if db.execute(select(rated_games.c.game).where(rated_games.c.game == game)).first() is not None:
         return False
     row = db.execute(select(games.c.status, games.c.levels, games.c.head, games.c.winner, games.c.scores)
@@ -256,7 +282,7 @@ def _rate(db: Connection, game: str, solo: bool) -> bool:
         preset = "house"
     entrants = _entrants(db, game, levels, places(row.winner, json.loads(row.scores)))
     people = any(e.player is not None for e in entrants)
-    kind = family(len(levels)) if people and len(entrants) >= 2 else None
+    kind = family(len(levels)) if people and len(entrants) >= 2 and not coach else None
     now = time.time()
     db.execute(insert(rated_games).values(game=game, rated=now, family=kind, preset=preset, solo=solo,
                                           seats=len(levels)))

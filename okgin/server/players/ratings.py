@@ -15,8 +15,14 @@ MODEL = PlackettLuce()
 """openskill's defaults: a new player is mu 25, sigma 25/3 (ordinal 0); beta 25/6, tau 25/300."""
 FAMILIES = ("two-player", "multi-player")
 """A game's family is its number of seats: 2 is two-player, 3 or 4 multi-player."""
-PROVISIONAL = 10
-"""A rating is provisional until this many rated games."""
+PROVISIONAL = 5
+"""A rating is provisional until this many rated games in its family; the leaderboard lists a
+player only from then on (and only with a name they chose)."""
+SHOWN_NEW = 1500
+SHOWN_PER_POINT = 50
+"""The rating shown is SHOWN_NEW + SHOWN_PER_POINT × ordinal, rounded: a new player (ordinal 0)
+shows 1500, and 400 shown points apart mean what they mean in Elo's scale, the stronger of two
+sure players winning 10 games in 11 by openskill's own ``predict_win`` (a gap of 8 in mu: 91%)."""
 COMPUTER_WEIGHT = 0.5
 """A game with a computer player at the table moves its people's ratings by this share of
 what openskill's update gives (their mu and sigma each go that part of the way)."""
@@ -41,6 +47,11 @@ class Rating:
         return MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal()
 
     @property
+    def shown(self) -> int:
+        """The rating as pages show it: on the familiar scale (see ``shown_rating``)."""
+        return shown_rating(self.ordinal)
+
+    @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL
 
@@ -53,6 +64,15 @@ class Entrant:
     level: str | None
     place: int
     """1 for the winner, then by final score (equal scores share a place)."""
+
+
+def shown_rating(ordinal: float) -> int:
+    """An ordinal on the scale pages show: 1500 for a new player, 50 per point of ordinal.
+
+    >>> shown_rating(0.0), shown_rating(3.44), shown_rating(-1.83)
+    (1500, 1672, 1408)
+    """
+    return round(SHOWN_NEW + SHOWN_PER_POINT * ordinal)
 
 
 def family(seats: int) -> str:

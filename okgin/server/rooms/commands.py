@@ -38,8 +38,13 @@ def clear(room: Room, by: int | None, seat: int) -> Change:
 
 
 def leave(room: Room, seat: int) -> Change:
-    """A person leaves the table for good (a computer player takes the seat)."""
+    """A person leaves the table for good (a computer player takes the seat). A game over with
+    a rematch offered: once the people still seated have all said yes, it is dealt."""
     room.leave(seat)
+    if room.rematch_ready():
+        game = Game.deal(room.rules)
+        room.begin_rematch(game.id)
+        return Change("left", game=True, new_game=True, dealt=game)
     return Change("left")
 
 
@@ -59,12 +64,22 @@ def stakes(room: Room, by: int | None, table: TableStakes, players: Mapping[int,
 
 
 def begin(room: Room, by: int | None, seed: int | None, rematch: bool) -> Change:
-    """Start the room's game (or a rematch with the same seats): a fresh deal, the change's ``dealt``."""
-    game = Game.deal(room.rules, seed)
+    """Start the room's game (or say yes to a rematch with the same seats: ``rematch_yes``):
+    a fresh deal, the change's ``dealt``."""
     if rematch:
-        room.rematch(by, game.id)
-    else:
-        room.start(by, game.id)
+        return rematch_yes(room, by, seed)
+    game = Game.deal(room.rules, seed)
+    room.start(by, game.id)
+    return Change("start", game=True, new_game=True, dealt=game)
+
+
+def rematch_yes(room: Room, by: int | None, seed: int | None) -> Change:
+    """A person's yes to a rematch (the first offers it): the others are shown who said yes;
+    the last yes deals the next game."""
+    if not room.accept_rematch(by):
+        return Change("rematch")
+    game = Game.deal(room.rules, seed)
+    room.begin_rematch(game.id)
     return Change("start", game=True, new_game=True, dealt=game)
 
 

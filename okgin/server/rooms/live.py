@@ -76,7 +76,7 @@ class LiveRoom(TableCommands):
             return change
         services = self.services
         if change.game and self.game is not None and self.game.match.final:
-            services.game_over(self.game, list(self.room.names), self.room.solo)
+            services.game_over(self.game, list(self.room.names), self.room.solo, self.room.coach)
         self.autoplay.arm_timer()  # the new turn's deadline (saved with the change, in its frames)
         await services.broker.publish(self.channel, {
             "room": self.room.code, "version": self.room.version, "event": change.event,

@@ -99,6 +99,12 @@ class Room:
     """A tournament's table (its code): one match, no host, no rematch; its computer players
     play on with nobody watching, deal the next hand when no person is there to, and stand in
     for a person away past ``away_grace`` without anyone asking (see ``autoplay``)."""
+    rematch_yes: list[int] = field(default_factory=list)
+    """A game over: the seats whose people said yes to a rematch, the offer's first; the next
+    game is dealt once every person seated has (a computer player always would)."""
+    coach: bool = False
+    """The coach's help in play (hints, advice) is allowed: a game against the computer always, a
+    friends' room if its host chose so, a tournament's table never. Such a game is not rated."""
     _rules_json: tuple[Rules, str | dict[str, Any]] | None = field(default=None, compare=False, repr=False)
     """``rules.to_json()`` and the rules it was made from: written at every change and frame."""
 
@@ -107,15 +113,19 @@ class Room:
     @classmethod
     def create(
         cls, rules: Rules, players: int, host_name: str, timer: int | None = None,
-        away_grace: float = AWAY_GRACE,
+        away_grace: float = AWAY_GRACE, coach: bool = False,
     ) -> tuple[Room, str]:
-        """A room in its lobby with the host seated at seat 0; returns it and the host's token."""
+        """A room in its lobby with the host seated at seat 0; returns it and the host's token.
+        ``coach``: the host allows the coach (its games are then not rated)."""
         if players not in (2, 3, 4):
             raise RoomError("a room has 2 to 4 seats")
         if timer not in TIMERS:
             raise RoomError("the turn timer is off, 30, 60 or 120 seconds")
+        if not isinstance(coach, bool):
+            raise RoomError("the coach is allowed (true) or not (false)")
         rules = rules.replace(players=players) if rules.players != players else rules
-        room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer, away_grace=away_grace)
+        room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer, away_grace=away_grace,
+                   coach=coach)
         return room, room.sit(0, host_name)
 
     @classmethod
@@ -123,7 +133,8 @@ class Room:
         """A game against the computer: the person at seat 0, playing at once."""
         names = COMPUTER_NAMES
         computers = [Seat("computer", name, level) for name, level in zip(names, levels, strict=False)]
-        room = cls(new_code(), rules, [Seat("person", "You"), *computers], phase=Phase.PLAYING, solo=True)
+        room = cls(new_code(), rules, [Seat("person", "You"), *computers], phase=Phase.PLAYING, solo=True,
+                   coach=True)
         token, hashed = new_token()
         room.seats[0].token_hash = hashed
         return room, token
@@ -172,7 +183,8 @@ class Room:
             "timer": self.timer, "game": self.game, "you": you, "solo": self.solo,
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
             "away_grace": self.away_grace, "tournament": self.tournament, **self.stakes.to_json(),
-            "staked": list(self.staked), "chips": self.chips,
+            "staked": list(self.staked), "chips": self.chips, "rematch": list(self.rematch_yes),
+            "coach": self.coach,
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -204,6 +216,8 @@ class Room:
         name = self.seats[seat].name
         in_game = self.phase is not Phase.LOBBY
         self.seats[seat] = Seat("computer", name, "normal", left=True) if in_game else Seat()
+        if seat in self.rematch_yes:
+            self.rematch_yes.remove(seat)
         if self.host == seat:
             count = len(self.seats)
             after = [(seat + step) % count for step in range(1, count)]
@@ -256,6 +270,12 @@ class Room:
         self.may_set_stakes(by)
         self.stakes = stakes
 
+    def may_coach(self) -> None:
+        """Refuse a coach's hint or advice at a table where the coach is off."""
+        if not self.coach:
+            where = "a tournament's table" if self.tournament is not None else "this table"
+            raise RoomError(f"the coach is off at {where}: its games are rated")
+
     def may_set_stakes(self, by: int | None) -> None:
         """Raise RoomError unless ``by`` may set the table's stake now."""
         self._host_only(by)
@@ -279,13 +299,31 @@ class Room:
             raise RoomError("every seat needs a player: invite someone or add a computer player")
         self._begin(game_id)
 
-    def rematch(self, by: int | None, game_id: str) -> None:
-        if by is None:
+    def accept_rematch(self, by: int | None) -> bool:
+        """A seated person's yes to a rematch (the first yes is the offer the others answer);
+        True when every person seated has said yes, so the next game may be dealt
+        (``begin_rematch``). Raises RoomError, changing nothing, when it may not be."""
+        if by is None or not 0 <= by < len(self.seats) or self.seats[by].kind != "person":
             raise RoomError("only the players can ask for a rematch")
         if self.phase is not Phase.FINISHED:
-            raise RoomError("the game is not over yet")
+            raise RoomError("the game is not over yet: a rematch is offered once it is")
         if self.tournament is not None:
             raise RoomError("a tournament's table plays one match: the next round is on its page")
+        if by in self.rematch_yes:
+            raise RoomError("you have said yes to the rematch already: the others are asked")
+        self.rematch_yes.append(by)
+        return self.rematch_ready()
+
+    def rematch_ready(self) -> bool:
+        """Has a rematch been offered, and has every person seated said yes to it?"""
+        if self.phase is not Phase.FINISHED or not self.rematch_yes:
+            return False
+        return all(i in self.rematch_yes for i, seat in enumerate(self.seats) if seat.kind == "person")
+
+    def begin_rematch(self, game_id: str) -> None:
+        """The rematch everyone seated said yes to: the next game, the same seats."""
+        if not self.rematch_ready():
+            raise RoomError("the rematch waits for every player's yes")
         self._begin(game_id)
 
     def finish(self) -> None:
@@ -305,6 +343,7 @@ class Room:
         self.game = game_id
         self.games.append(game_id)
         self.staked = self.staking_seats()
+        self.rematch_yes = []
 
     def _free_name(self) -> str:
         """The first computer player's name no seat uses (people's names compared without case)."""
@@ -333,7 +372,8 @@ class Room:
                 "host": self.host, "phase": str(self.phase), "timer": self.timer, "game": self.game,
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
                 "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),
-                "chips": self.chips, "tournament": self.tournament}
+                "chips": self.chips, "tournament": self.tournament,
+                "rematch": list(self.rematch_yes), "coach": self.coach}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
@@ -341,7 +381,16 @@ class Room:
                    data["host"], Phase(data["phase"]), data["timer"], data["game"], data["solo"],
                    version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
                    data.get("deadline"), TableStakes.from_json(data.get("stakes")),
-                   list(data.get("staked", [])), data.get("chips"), data.get("tournament"))
+                   list(data.get("staked", [])), data.get("chips"), data.get("tournament"),
+                   rematch_yes=list(data.get("rematch", [])), coach=_coach_of(data))
+
+
+def _coach_of(data: dict[str, Any]) -> bool:
+    """A stored room's coach: as saved, or (saved before rooms said) as it was then, on for a
+    game against the computer and for friends' rooms, off at a tournament's table."""
+    if "coach" in data:
+        return bool(data["coach"])
+    return data.get("tournament") is None
 
 
 def new_code() -> str:

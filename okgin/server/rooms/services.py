@@ -47,9 +47,10 @@ class RoomServices:
     thinking: Thinking
     presence: Presence
     coach: CoachWork
-    finished: Callable[[str, bool], None] = _nothing
-    """Told (in a worker thread) each game this process saw finish, and whether it was a game
-    against the computer (solo): the app rates it (players/rating_store)."""
+    finished: Callable[[str, bool, bool], None] = _nothing
+    """Told (in a worker thread) each game this process saw finish, whether it was a game
+    against the computer (solo) and whether the coach was allowed at its table: the app rates
+    it, or marks it rated for nobody when the coach was allowed (players/rating_store)."""
     solo_finished: Callable[[str, dict[str, Any]], None] = _nothing
     """Told (in a worker thread) each finished game against the computer with its record: the
     coach keeps its statistics."""
@@ -64,12 +65,13 @@ class RoomServices:
     def store(self) -> Store:
         return self.rooms.store
 
-    def game_over(self, game: Game, names: list[str], solo: bool) -> None:
-        """A finished game: ``finished`` is told (it is rated), and a game against the computer
+    def game_over(self, game: Game, names: list[str], solo: bool, coach: bool) -> None:
+        """A finished game: ``finished`` is told (it is rated, unless ``coach``: the coach was
+        allowed at its table), and a game against the computer
         gets its statistics (seconds of reviews). In threads: the game no longer changes, and
         nobody waits for them."""
         loop = asyncio.get_running_loop()
-        loop.run_in_executor(None, self.finished, game.id, solo)
+        loop.run_in_executor(None, self.finished, game.id, solo, coach)
         if solo:
             loop.run_in_executor(None, lambda: self.solo_finished(game.id, game.record(names)))
 

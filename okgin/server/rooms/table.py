@@ -80,6 +80,8 @@ class TableCommands:
         ``seat``: read under the lock, worked out in a thread after it, so a slow review never
         holds up the room's moves."""
         async with self.lock:
+            if kind != "review":  # a finished hand's review is no help in play: never refused
+                self.room.may_coach()
             game = self.game
             if game is None:
                 raise RoomError("the game has not started")

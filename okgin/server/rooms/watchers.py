@@ -95,8 +95,9 @@ def make_frames(
         for seat, linked in dict.fromkeys((w.seat, w.only_game is None) for w in shown):
             rooms[seat, linked] = {**made, "you": seat, "code": made["code"] if linked else None}
     states: dict[tuple[int | None, bool], dict[str, Any]] = {}
+    coached = room.coach  # a page's coach option gives it advice only where the coach is allowed
     if game is not None:
-        states = game.frames(list(dict.fromkeys((w.seat, w.coach) for w in shown)),
+        states = game.frames(list(dict.fromkeys((w.seat, w.coach and coached) for w in shown)),
                              room.names, room.levels(), event)
     out: Frames = []
     for watcher in watchers:
@@ -106,7 +107,7 @@ def make_frames(
             if watcher.room_changed(frame):
                 sent.append(frame)
             if states:
-                sent.append(states[watcher.seat, watcher.coach])
+                sent.append(states[watcher.seat, watcher.coach and coached])
         out.append(sent)
     return out, _spectators(room, rooms, states)
 

@@ -31,6 +31,7 @@ from sqlalchemy.sql.dml import Insert
 from okgin.errors import OkginError
 from okgin.server.store.db import storage_errors
 from okgin.server.store.schema import chip_ledger, chip_pools, chip_wallets, room_players
+from okgin.server.store.schema import tournaments as tournament_table
 
 DAILY_CHIPS = 1000
 """A wallet below this is topped up to it once per UTC day (the only way chips are made)."""
@@ -86,15 +87,18 @@ class Wallets:
         with storage_errors("could not read your chips"), self.engine.connect() as db:
             return [Line(r.at, r.kind, r.amount, r.balance, r.game, r.seat) for r in db.execute(query)]
 
-    def tournaments(self, pools: Iterable[str | None]) -> set[str]:
-        """Which of ``pools`` are tournaments' entry fees (a pool made at its own name)."""
+    def tournaments(self, pools: Iterable[str | None]) -> dict[str, str]:
+        """Which of ``pools`` are tournaments' entry fees (a pool made at its own name): each
+        one's tournament's name, by pool."""
         ids = [p for p in pools if p is not None]
         if not ids:
-            return set()
+            return {}
         pools_ = chip_pools.c
-        query = select(pools_.game).where(pools_.game.in_(ids), pools_.room == pools_.game)
+        query = (select(pools_.game, tournament_table.c.name)
+                 .join(tournament_table, tournament_table.c.code == pools_.game)
+                 .where(pools_.game.in_(ids), pools_.room == pools_.game))
         with storage_errors("could not read your chips"), self.engine.connect() as db:
-            return {str(game) for (game,) in db.execute(query)}
+            return {str(game): str(name) for game, name in db.execute(query)}
 
     def seat_players(self, room: str) -> dict[int, str]:
         """Who took each person's seat of ``room`` (the players a stake is taken from)."""

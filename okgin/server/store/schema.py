@@ -100,6 +100,8 @@ sessions = Table(
     Column("csrf", String(64), nullable=False),
     # The browser as it named itself (User-Agent, cut short), to list signed-in devices.
     Column("agent", String(120), nullable=True),
+    # When a request last came with this session (kept to the minute: Players.SEEN_EVERY).
+    Column("last_seen", Float, nullable=True),
 )
 
 accounts = Table(
@@ -288,6 +290,8 @@ tournaments = Table(
     Column("updated", Float, nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("host", String(40), nullable=False),
+    # Its name, as its host gave it (or "Ann's Swiss"): at most 40 characters (migration 0010).
+    Column("name", String(60), nullable=False, server_default=""),
     # Its settings (format, table size, rules, rounds, places, levels, start when full): JSON.
     Column("data", Text, nullable=False),
     Column("round", Integer, nullable=False),

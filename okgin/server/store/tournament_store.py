@@ -72,9 +72,21 @@ class StoredTournament:
     byes: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Each round's byes, by round number (from 1)."""
     tables: list[TableRow] = field(default_factory=list)
+    name: str = ""
+    """Its name, as its host gave it (or "Ann's Swiss")."""
 
     def tables_of(self, number: int) -> list[TableRow]:
         return [t for t in self.tables if t.round == number]
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A tournament as /t lists it: its code, name, settings and entrants so far."""
+
+    code: str
+    name: str
+    data: dict[str, Any]
+    entrants: int
 
 
 class TournamentStore:
@@ -92,7 +104,7 @@ class TournamentStore:
                 return None
             t = row._mapping
             event = StoredTournament(t["code"], t["version"], t["status"], t["host"], json.loads(t["data"]),
-                                     t["round"], t["created"])
+                                     t["round"], t["created"], name=t["name"])
             event.entrants = [
                 Entrant(e.seed, e.name, e.player, e.level) for e in db.execute(
                     select(tournament_entrants).where(tournament_entrants.c.tournament == code)
@@ -108,14 +120,15 @@ class TournamentStore:
             ]
         return event
 
-    def listed(self, status: str, limit: int = 50) -> list[tuple[str, dict[str, Any], int]]:
-        """The newest tournaments with ``status``: (code, settings, entrants so far)."""
+    def listed(self, status: str, limit: int = 50) -> list[Listed]:
+        """The newest tournaments with ``status`` (the finished: the last to finish first)."""
         count = (select(func.count()).where(tournament_entrants.c.tournament == tournaments.c.code)
                  .scalar_subquery())
-        query = (select(tournaments.c.code, tournaments.c.data, count).where(tournaments.c.status == status)
-                 .order_by(tournaments.c.created.desc()).limit(limit))
+        newest = tournaments.c.updated if status == "finished" else tournaments.c.created
+        query = (select(tournaments.c.code, tournaments.c.name, tournaments.c.data, count)
+                 .where(tournaments.c.status == status).order_by(newest.desc()).limit(limit))
         with storage_errors("could not read the tournaments"), self.engine.connect() as db:
-            return [(code, json.loads(data), int(n)) for code, data, n in db.execute(query)]
+            return [Listed(code, name, json.loads(data), int(n)) for code, name, data, n in db.execute(query)]
 
     def rooms_made(self, event: StoredTournament) -> set[str]:
         """The rooms of the current round's tables that exist yet (the director makes them just
@@ -141,12 +154,13 @@ class TournamentStore:
 
     # -- changes ------------------------------------------------------------------------
 
-    def create(self, code: str, host: str, data: dict[str, Any], fee: int = 0) -> None:
-        """A new open tournament; with a ``fee``, its empty pool of entry fees (named by its code)."""
+    def create(self, code: str, host: str, data: dict[str, Any], fee: int = 0, name: str = "") -> None:
+        """A new open tournament called ``name``; with a ``fee``, its empty pool of entry fees
+        (named by its code)."""
         now = time.time()
         with storage_errors("could not save the tournament"), self.engine.begin() as db:
             db.execute(insert(tournaments).values(
-                code=code, version=0, created=now, updated=now, status="open", host=host,
+                code=code, version=0, created=now, updated=now, status="open", host=host, name=name,
                 data=compact_json(data), round=0))
             if fee:
                 chips.open_pool(db, code, code, fee)
@@ -249,10 +263,12 @@ class TournamentStore:
 def forget(db: Connection, player: str, gone: str, name: str) -> None:
     """A deleted player's entries and the tournaments they host pass to ``gone`` (the id that
     names nobody, which has their chips: a stand-in plays on, a pool pays that wallet), and
-    their entries are shown as ``name``. No version is bumped: nothing is decided from either."""
+    their entries are shown as ``name``; the names they gave their tournaments (which may hold
+    their own, "Ann's Swiss") are forgotten, each then shown by its format. No version is
+    bumped: nothing is decided from any of these."""
     db.execute(update(tournament_entrants).where(tournament_entrants.c.player == player)
                .values(player=gone, name=name))
-    db.execute(update(tournaments).where(tournaments.c.host == player).values(host=gone))
+    db.execute(update(tournaments).where(tournaments.c.host == player).values(host=gone, name=""))
 
 
 def _bump(db: Connection, code: str, version: int, status: str, new_status: str, number: int) -> None:

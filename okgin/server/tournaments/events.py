@@ -28,10 +28,11 @@ class Tournaments:
     def __init__(self, store: TournamentStore) -> None:
         self.store = store
 
-    def create(self, host: str, settings: Settings) -> str:
-        """A new open tournament; returns its code (its link is ``/t/<code>``)."""
+    def create(self, host: str, settings: Settings, name: str) -> str:
+        """A new open tournament called ``name`` (``words.read_name``); returns its code (its
+        link is ``/t/<code>``)."""
         code = new_code()
-        self.store.create(code, host, settings.to_data(), settings.fee)
+        self.store.create(code, host, settings.to_data(), settings.fee, name)
         return code
 
     def load(self, code: str) -> StoredTournament:

@@ -96,8 +96,10 @@ MAX_AHEAD = 30 * 86_400
 
 
 def _starts(form: dict[str, str], now: float) -> float | None:
-    """The set start time: a UTC time (YYYY-MM-DDTHH:MM, seconds optional) ahead of ``now``."""
-    text = form.get("starts", "").strip()
+    """The set start time, ahead of ``now``: ``starts``, the page's script's UTC time (ISO 8601,
+    as ``Date.toISOString`` writes it), else ``starts_local`` (the field as typed, read as UTC
+    when no script turned it into ``starts``). A time without a zone is UTC."""
+    text = form.get("starts", "").strip() or form.get("starts_local", "").strip()
     if not text:
         return None
     try:
@@ -107,7 +109,7 @@ def _starts(form: dict[str, str], now: float) -> float | None:
     if moment is not None and moment.tzinfo is None:
         moment = moment.replace(tzinfo=datetime.UTC)
     if moment is None or not now < moment.timestamp() <= now + MAX_AHEAD:
-        raise TournamentError("the start time is a UTC time within 30 days ahead, as YYYY-MM-DDTHH:MM, "
+        raise TournamentError("the start time must be a date and time within the next 30 days, "
                               f"not {text[:30]!r}")
     return moment.timestamp()
 

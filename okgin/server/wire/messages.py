@@ -62,6 +62,13 @@ class Fields:
             raise ProtocolError("seed must be a whole number")
         return seed
 
+    def flag(self, name: str) -> bool:
+        """true or false, false when the field is not there."""
+        value = self.data.get(name, False)
+        if not isinstance(value, bool):
+            raise ProtocolError(f"{self.kind!r}'s {name!r} is true or false")
+        return value
+
     def token(self) -> str | None:
         """A seat token: absent, or a string (anything else is a token that fits no seat)."""
         token = self.data.get("token")
@@ -160,11 +167,14 @@ class Create:
     players: int | None
     rules: Rules
     timer: Json
+    coach: bool = False
+    """The host allows the coach at this table (its games are then not rated)."""
     id: int | None = None
 
     @classmethod
     def read(cls, f: Fields) -> Create:
-        return cls(f.data.get("name"), f.maybe_whole("players"), f.rules(), f.data.get("timer"))
+        return cls(f.data.get("name"), f.maybe_whole("players"), f.rules(), f.data.get("timer"),
+                   f.flag("coach"))
 
 
 @dataclass(frozen=True, slots=True)

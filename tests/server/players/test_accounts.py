@@ -24,6 +24,7 @@ from starlette.applications import Starlette
 from stored_games import store_record
 from test_coach_server import finished_record
 
+from okgin.errors import sentence
 from okgin.server.players.accounts import ADDRESS_FREE, FORMER, WRONG
 from okgin.server.players.identity import Players
 from okgin.server.store.schema import sign_in_limits
@@ -152,7 +153,7 @@ def test_brute_force_is_delayed_and_limited_and_the_owner_still_gets_in(app: Sta
                for i in range(100)]
     statuses = [a.status_code for a in answers]
     assert statuses[:5] == [403] * 5 and set(statuses[5:]) == {429}
-    assert "too many failed sign-ins from your address: try again in" in answers[-1].text
+    assert "Too many failed sign-ins from your address: try again in" in answers[-1].text
     assert attacker.post("/account/sign-in", username="ann", password=PASSWORD).status_code == 429
     owner = Browser(app, address="10.0.0.7")
     owner.go("GET", "/")
@@ -255,7 +256,7 @@ def test_an_unknown_username_gets_the_same_answer_as_a_wrong_password(app: Starl
     unknown = someone.post("/account/sign-in", username="nobody-here", password="not the password")
     assert wrong.status_code == unknown.status_code == 403
     strip = re.compile(r'name="csrf" value="[^"]+"')
-    assert strip.sub("", wrong.text) == strip.sub("", unknown.text) and WRONG in wrong.text
+    assert strip.sub("", wrong.text) == strip.sub("", unknown.text) and sentence(WRONG) in wrong.text
     taken = Browser(app)
     taken.go("GET", "/")
     answer = taken.post("/account/create", username="ann", password=PASSWORD + "!")

@@ -174,10 +174,11 @@ PLAYER_IDS = {
 """The columns that hold a player's id."""
 NAMES = {
     "players.name", "accounts.username", "passkeys.name", "tournament_entrants.name",
-    "games.head", "rooms.data",
+    "tournaments.name", "games.head", "rooms.data",
 }
 """The columns that hold a name a person gave (display name, username, a passkey's name, a name
-typed to join), or JSON holding one (a game's record head, a room's seats)."""
+typed to join, a tournament's name, by default its host's), or JSON holding one (a game's
+record head, a room's seats)."""
 SESSIONS = {"sessions.id_hash", "passkey_challenges.session"}
 """The columns that hold a session's id (hashed): a browser of the player, not the player."""
 NEITHER = {"rating_counts.players": "how many players are rated in a bucket"}

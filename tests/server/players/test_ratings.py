@@ -41,6 +41,7 @@ from okgin.server.store.schema import (
     rating_counts,
     rating_history,
     ratings,
+    rooms,
 )
 from okgin.server.store.storage import Store, game_row
 
@@ -176,16 +177,27 @@ def test_a_finished_game_is_rated_once_and_its_history_written(engine: Engine) -
     assert [(r.preset, r.solo, r.games, r.won) for r in store.results(ann)] == [("oklahoma", False, 1, 0)]
 
 
-def test_a_game_nobody_rated_is_found_by_the_sweep_as_solo(engine: Engine) -> None:
+def test_the_sweep_rates_a_room_game_and_not_one_played_with_the_coach_allowed(engine: Engine) -> None:
+    """A solo game (its room gone) had the coach: rated for nobody; so has a game whose room
+    allowed the coach; a game of a room without the coach is rated, its computer at half weight."""
     store = RatingStore(engine)
-    cy = Players(engine).new_guest()[0].player
-    game = add_game(engine, {0: cy}, [None, "hard", "easy"], rules="oklahoma-multiplayer")
-    finish(engine, game, 0, [150, 60, 20])
-    assert store.rate_unrated(time.time() + 1) >= 1
-    assert [(r.preset, r.solo, r.seats) for r in store.results(cy)] == [("oklahoma-multiplayer", True, 3)]
-    assert store.ratings_of(cy)["multi-player"].games == 1
+    cy, dan = (Players(engine).new_guest()[0].player for _ in range(2))
+    solo = add_game(engine, {0: cy}, [None, "hard", "easy"], rules="oklahoma-multiplayer")
+    coached = add_game(engine, {0: cy, 1: dan}, [None, None])
+    rated = add_game(engine, {0: cy, 1: dan}, [None, None, "easy"], rules="oklahoma-multiplayer")
+    for game, scores in ((solo, [150, 60, 20]), (coached, [150, 60]), (rated, [150, 60, 20])):
+        finish(engine, game, 0, scores)
+    with engine.begin() as db:
+        for code, game, coach in (("room-a", coached, True), ("room-b", rated, False)):
+            db.execute(insert(rooms).values(code=code, version=1, created=0.0, updated=0.0, phase="finished",
+                                            game=game, data=json.dumps({"coach": coach})))
+    assert store.rate_unrated(time.time() + 1) == 3
     with engine.connect() as db:
+        families = dict(db.execute(select(rated_games.c.game, rated_games.c.family)).all())
         weight = db.execute(select(rating_history.c.weight).where(rating_history.c.player == cy)).scalar()
+    assert (families[solo], families[coached], families[rated]) == (None, None, "multi-player")
+    assert [(r.preset, r.solo, r.seats) for r in store.results(cy)] == [("oklahoma-multiplayer", False, 3)]
+    assert store.ratings_of(cy)["multi-player"].games == 1 and "two-player" not in store.ratings_of(cy)
     assert weight == 0.5
 
 

@@ -35,7 +35,7 @@ async def _table(path: Path) -> tuple[Store, LiveRoom, Seen]:
     and by two spectators (one with the room's link, one who came by the game's id)."""
     store = Store(f"sqlite:///{path}")
     hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
-    room, _ = Room.create(preset("oklahoma"), 2, "Ann")
+    room, _ = Room.create(preset("oklahoma"), 2, "Ann", coach=True)  # Ann's second page has the coach
     room.sit(1, "Ben")
     game = Game.deal(room.rules, seed=4)
     room.start(0, game.id)

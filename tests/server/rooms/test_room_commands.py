@@ -103,3 +103,68 @@ def test_away_back_and_stand_in() -> None:
     assert commands.came_back(room, 1).event == "back" and room.seats[1].away_since is None
     assert commands.stand_in(room, 1, 300.0).save is False  # a friends' table: never without its host
     assert commands.leave(room, 1).event == "left" and room.seats[1].kind == "computer"
+
+
+def _three_over() -> Room:
+    """Ann, Ben and Cy at a table whose game is over."""
+    room, _token = Room.create(preset("oklahoma"), 3, "Ann")
+    commands.sit(room, 1, "Ben")
+    commands.sit(room, 2, "Cy")
+    commands.begin(room, 0, 4, rematch=False)
+    room.finish()
+    return room
+
+
+def test_a_rematch_is_an_offer_dealt_once_every_person_seated_says_yes() -> None:
+    room = _three_over()
+    first = room.game
+    offered = commands.begin(room, 1, None, rematch=True)  # Ben offers
+    assert offered.event == "rematch" and offered.dealt is None and not offered.new_game
+    assert room.phase is Phase.FINISHED and room.game == first and room.public(0)["rematch"] == [1]
+    assert commands.begin(room, 0, None, rematch=True).dealt is None and room.rematch_yes == [1, 0]
+    again = Room.from_data(room.code, 1, room.to_data())  # the answers are stored with the room
+    assert again.rematch_yes == [1, 0]
+    dealt = commands.begin(room, 2, 5, rematch=True)  # the last yes deals
+    assert dealt.event == "start" and dealt.dealt is not None and dealt.new_game
+    assert room.phase is Phase.PLAYING and room.game == dealt.dealt.id != first and room.rematch_yes == []
+
+
+def test_a_person_who_leaves_instead_lets_the_rematch_go_on_without_them() -> None:
+    room = _three_over()
+    commands.begin(room, 0, None, rematch=True)  # Ann offers
+    commands.begin(room, 1, None, rematch=True)  # Ben says yes
+    change = commands.leave(room, 2)  # Cy leaves: the computer always says yes for the seat
+    assert change.event == "left" and change.dealt is not None and room.phase is Phase.PLAYING
+    assert room.seats[2].kind == "computer" and room.seats[2].left and room.people == 2
+
+
+def test_a_leaver_who_had_said_yes_is_no_longer_counted_and_nobody_offering_deals_nothing() -> None:
+    room = _three_over()
+    commands.begin(room, 2, None, rematch=True)  # Cy offers, then leaves
+    assert commands.leave(room, 2).dealt is None and room.rematch_yes == []
+    assert commands.leave(room, 1).dealt is None and room.phase is Phase.FINISHED  # no offer stands
+
+
+@pytest.mark.parametrize(("by", "words"), [
+    (None, "only the players"), (5, "only the players"), (-1, "only the players"),
+])
+def test_a_rematch_from_no_seated_person_is_refused_and_changes_nothing(by: int | None, words: str) -> None:
+    room = _three_over()
+    before = room.to_data()
+    with pytest.raises(RoomError, match=words):
+        commands.begin(room, by, None, rematch=True)
+    assert room.to_data() == before
+
+
+def test_a_rematch_offered_before_the_game_is_over_or_twice_is_refused_and_changes_nothing() -> None:
+    room, _game = _playing()
+    before = room.to_data()
+    with pytest.raises(RoomError, match="the game is not over yet"):
+        commands.begin(room, 0, None, rematch=True)
+    assert room.to_data() == before and room.phase is Phase.PLAYING
+    over = _three_over()
+    commands.begin(over, 0, None, rematch=True)
+    said = over.to_data()
+    with pytest.raises(RoomError, match="said yes to the rematch already"):
+        commands.begin(over, 0, None, rematch=True)
+    assert over.to_data() == said

@@ -41,8 +41,12 @@ def test_two_people_and_a_computer_finish_a_game_watched_and_rematch(server: Ser
         finals = await asyncio.gather(host.play(), guest.play())
         await wait_for(watcher, lambda m: m["type"] == "state" and m["final"] is not None)
         first_game = host.game
-        assert (await guest.request({"type": "rematch"}))["type"] == "ack"
-        room = await wait_for(host, lambda m: m["type"] == "room" and m["game"] != first_game)
+        assert (await guest.request({"type": "rematch"}))["type"] == "ack"  # Bob offers
+        offered = await wait_for(host, lambda m: m["type"] == "room" and m["rematch"] == [1])
+        assert offered["game"] == first_game and offered["phase"] == "finished"
+        assert (await host.request({"type": "rematch"}))["type"] == "ack"  # Ann says yes
+        dealt = lambda m: m["type"] == "room" and m["game"] != first_game  # noqa: E731
+        room = host.room_state if dealt(host.room_state) else await wait_for(host, dealt)
         for client in (host, guest, watcher):
             await client.close()
         return list(finals), watcher, room
@@ -360,7 +364,7 @@ def test_a_tournament_table_plays_at_once_with_no_host_and_no_rematch() -> None:
     assert room.levels() == [None, "easy"]
     room.finish()
     with pytest.raises(RoomError, match="plays one match"):
-        room.rematch(0, "G2")
+        room.accept_rematch(0)
     again = Room.from_data("TABLE1", 1, json.loads(json.dumps(room.to_data())))
     assert again.tournament == "T1" and again.phase is Phase.FINISHED
     timed = Room.for_table("TABLE2", preset("oklahoma"), [Seat("person", "Ann"), Seat("person", "Bob")],

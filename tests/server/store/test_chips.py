@@ -212,7 +212,7 @@ def test_two_paid_entries_of_the_same_chips_at_once_on_postgresql_take_them_once
     outcomes = []
     for number in range(6):
         player = f"q{number}"
-        codes = [events.create("host", read_settings(swiss)) for _ in range(2)]
+        codes = [events.create("host", read_settings(swiss), "Swiss") for _ in range(2)]
         barrier, said = threading.Barrier(2), []
 
         def enter(code: str, player: str = player, barrier: threading.Barrier = barrier,

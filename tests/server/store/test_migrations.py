@@ -104,8 +104,24 @@ async def _play_each(server: ServerProcess, made: dict[str, dict[str, Any]]) -> 
             state = await client.wait_my_move()
             message = choose(state) or {"type": "rematch"}
             answers[name] = (await client.request(message))["type"]
+            if message["type"] == "rematch":  # a game over: every person seated says yes to it
+                answers[name] = await _every_yes(server, entry, answers[name])
         await client.close()
     return answers
+
+
+async def _every_yes(server: ServerProcess, entry: dict[str, Any], first: str) -> str:
+    """The other seats' yes to a rematch seat 0 offered: the worst answer of them all."""
+    answer = first
+    for seat, token in entry["tokens"].items():
+        if seat == "0":
+            continue
+        other = await Client.connect(server.ws_url)
+        await other.open_game({"type": "join", "game": entry["game"], "token": token})
+        said = (await other.request({"type": "rematch"}))["type"]
+        answer = answer if said == "ack" else said
+        await other.close()
+    return answer
 
 
 async def _seat_to_move(server: ServerProcess, entry: dict[str, Any]) -> Client:

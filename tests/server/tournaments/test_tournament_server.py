@@ -91,8 +91,9 @@ def make(app: Starlette, cookie: str, fields: dict[str, str]) -> str:
     ({"fee": "12.5"}, "the entry fee is a whole number of chips (0: free), not '12.5'"),
     ({"fee": "10", "split": "even"}, 'the split is "scaled" or "proportional"'),
     ({"fee": "10", "cutoff": "0"}, "the cutoff is a whole number of penalty points from 1 to 500"),
-    ({"starts": "tomorrow"}, "a UTC time within 30 days ahead, as YYYY-MM-DDTHH:MM, not 'tomorrow'"),
-    ({"starts": "2020-01-01T12:00"}, "the start time is a UTC time within 30 days ahead"),
+    ({"starts": "tomorrow"}, "must be a date and time within the next 30 days, not 'tomorrow'"),
+    ({"starts": "2020-01-01T12:00Z"}, "the start time must be a date and time within the next 30 days"),
+    ({"starts_local": "2020-01-01T12:00"}, "the start time must be a date and time within the next 30 days"),
 ])
 def test_a_bad_create_form_says_what_was_wrong_and_stores_nothing(
     app: Starlette, change: dict[str, str], said: str,
@@ -296,7 +297,7 @@ def test_a_knockout_of_8_computer_players_is_played_to_the_end_through_the_serve
         host = Browser(server.url)
         code = host.create({**FAST, "starts": starts.strftime("%Y-%m-%dT%H:%M:%S")})
         shown = host.web.get(f"/t/{code}").text
-        assert f"it starts at {starts:%Y-%m-%d %H:%M:%S} UTC" in shown
+        assert f'it starts at <time class=local datetime="{starts:%Y-%m-%dT%H:%M:%SZ}">' in shown
         state = host.wait(code)
         page = httpx.get(f"{server.url}/t/{code}")
     finally:
@@ -318,7 +319,10 @@ def test_a_knockout_of_8_computer_players_is_played_to_the_end_through_the_serve
     assert state["final"][0] == champion and sorted(state["final"]) == list(range(8))
     assert state["final"][1] == rounds[2][0]["result"]["order"][1]
     assert_played_out(state, f"sqlite:///{server.db}")
-    assert "Final standings" in page.text and page.text.count("<h2>Round ") == 3
+    assert "<h2>Final table</h2>" in page.text and "Buchholz" not in page.text
+    assert page.text.count("<h3>Round ") == 2 and page.text.count("<h3>Final</h3>") == 1
+    names = {e["seed"]: e["name"] for e in state["entrants"]}
+    assert f"{names[champion]} wins Knockout</strong>" in page.text
 
 
 @pytest.mark.slow

@@ -97,6 +97,8 @@ def test_an_error_always_means_nothing_changed(server: ServerProcess) -> None:
             (host, {"type": "computer", "seat": 1, "level": "genius"}),
             (host, {"type": "say", "phrase": "hello"}),
             (guest, {"type": "rematch", "colour": "red"}),
+            (guest, {"type": "rematch"}),  # an offer while the game is being played
+            (watcher, {"type": "rematch"}),  # an offer from nobody seated
         ):
             if isinstance(message, str):
                 await who.socket.send(message)
@@ -116,7 +118,10 @@ def test_an_error_always_means_nothing_changed(server: ServerProcess) -> None:
     assert codes == [
         "malformed", "unknown_type", "not_open", "no_room", "no_game", "bad_token", "watching",
         "refused", "illegal", "bad_field", "bad_field", "refused", "refused", "refused", "bad_field",
+        "refused", "refused",
     ], answers
+    assert "the game is not over yet" in answers[-2][1]["message"], answers[-2]
+    assert "only the players" in answers[-1][1]["message"], answers[-1]
 
 
 @pytest.mark.parametrize("kind", [["act"], {}, {"act": 1}, 3, None, True])

@@ -3,7 +3,12 @@
 // and leaving the table. It joins the table through the table object (table/table.js): the
 // socket's opening, messages and loss, the header's New game and the buttons at a game's end;
 // it never draws the table itself.
+import { coachChoice, coachLine } from "./coach-choice.js";
 import { $, h } from "./dom.js";
+import { showBubble } from "./room/bubbles.js";
+import { drawClock } from "./room/clock.js";
+import { answerButtons, offerLine, offerText } from "./room/rematch.js";
+import { chipsSplit, stakeParts } from "./room/stake.js";
 import * as Settings from "./settings.js";
 import { table } from "./table/table.js";
 import * as Words from "./words.js";
@@ -50,12 +55,13 @@ function offerRooms() {
   const timer = h("select", { id: "friends-timer", name: "timer" },
     h("option", { value: "", text: "No turn timer" }),
     ...[30, 60, 120].map((n) => h("option", { value: String(n), text: `${n} seconds a turn` })));
+  const coach = coachChoice();
   const create = h("button", { type: "button", id: "friends-create", text: "Create the table", on: () => {
     if (!name.value.trim()) { name.focus(); return; }
     localStorage.setItem("okgin.name", name.value.trim());
     const rules = Settings.currentRules();
     request({ type: "create", name: name.value, players: Number(seats.value), rules,
-              timer: timer.value ? Number(timer.value) : null });
+              timer: timer.value ? Number(timer.value) : null, coach: coach.coach() });
   } });
   name.value = playerName();
   dialog.append(h("h2", { id: "friends-title", text: "Play with friends" }),
@@ -63,7 +69,7 @@ function offerRooms() {
                     "Empty seats can be filled with computer players." }),
     h("label", { class: "opt" }, h("b", { text: "Your name" }), " ", name),
     h("label", { class: "opt" }, h("b", { text: "Seats" }), " ", seats),
-    h("label", { class: "opt" }, h("b", { text: "Turn timer" }), " ", timer),
+    h("label", { class: "opt" }, h("b", { text: "Turn timer" }), " ", timer), coach.control,
     h("p", { class: "small", text: "The house rules you chose apply; a stake in play chips is set in the lobby." }),
     h("div", { class: "dialog-buttons" },
       h("button", { type: "button", text: "Cancel", on: () => dialog.close() }), create));
@@ -76,7 +82,7 @@ function offerRooms() {
 // -- in a room ----------------------------------------------------------------------------
 const panel = h("section", { id: "room", "aria-label": "Table", hidden: "" });
 const banner = h("div", { id: "reconnect", role: "alert", hidden: "" }, "Connection lost: reconnecting…");
-const said = h("div", { id: "said", "aria-live": "polite" });
+const said = h("div", { id: "said" }); // the last phrases, in words (each shown as a bubble: room/bubbles.js)
 
 function seatRow(seat, index) {
   const row = h("li", { class: "seat", "data-seat": String(index) });
@@ -163,23 +169,25 @@ function drawPanel() {
     try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { /* selected */ }
   } });
   const parts = [h("h2", { text: room.phase === "lobby" ? "Waiting for players" : "At the table" })];
-  if (room.phase === "lobby") parts.push(h("p", { class: "invite" }, "Invite friends: ", input, " ", copy));
+  if (room.phase === "lobby") parts.push(h("p", { class: "invite" }, "Invite friends: ", input, " ", copy), rulesLine());
   parts.push(h("ul", { id: "seats" }, ...room.seats.map(seatRow)));
-  const [line, box] = stakeParts();
+  const [line, box] = stakeParts(room, you, { withError, request });
   if (line) parts.push(line);
+  if (room.phase === "lobby" && !room.tournament) parts.push(coachLine(room));
   const buttons = h("div", { class: "room-buttons" });
   if (room.phase === "lobby" && you === room.host) {
     buttons.append(...withError("start", h("button", { type: "button", id: "start-game", text: "Start game",
                                 class: "primary", "data-key": "start", on: () => request({ type: "start" }, "start") })));
   }
-  if (room.phase === "lobby" && you === null) parts.push(h("p", { text: "Take a seat, or watch." }));
+  if (you === null) parts.push(watcherLine());
   if (room.tournament) {
     // A tournament's table plays one match: its page has the standings and the next round.
     parts.push(h("p", { class: "tournament" }, h("a", { id: "tournament-link", href: tournamentLink(),
       text: room.phase === "finished" ? "Back to the tournament" : "The tournament's standings" })));
-  } else if (room.phase === "finished" && you !== null) {
-    buttons.append(...withError("rematch", h("button", { type: "button", id: "rematch", text: "Rematch",
-      class: "primary", "data-key": "rematch", on: () => request({ type: "rematch" }, "rematch") })));
+  } else if (room.phase === "finished") {
+    const offer = offerLine(room, you);
+    if (offer) parts.push(offer);
+    buttons.append(...withError("rematch", ...rematchButtons()));
   }
   if (you !== null) {
     buttons.append(...room.phrases.map((p) => h("button", { type: "button", class: "phrase", text: p, "data-key": `say-${p}`,
@@ -190,43 +198,27 @@ function drawPanel() {
   panel.replaceChildren(...parts);
 }
 
-// The table's stake in play chips: a line for everyone, and the host's control in the lobby.
-function stakeText() {
-  return `Stake: ${room.stake} chips a person · the pool split ${room.split}, cutoff ${room.cutoff}`;
+// The lobby says the rules and the target in words before anyone sits (and links How to play).
+function rulesLine() {
+  const rules = typeof room.rules === "string" ? room.rules : JSON.stringify(room.rules);
+  return h("p", { id: "room-rules" }, `The rules: ${Words.rulesName(room.rules)}, first to ${room.target} points`,
+    room.timer ? `, ${room.timer} seconds a turn. ` : ". ",
+    h("a", { href: `/how-to-play?rules=${encodeURIComponent(rules)}`, target: "_blank", rel: "noopener",
+             text: "How these rules play" }));
 }
-// [the stake's line (or null), the host's box in the lobby (or null)]
-function stakeParts() {
-  const line = room.stake ? h("p", { id: "stake-line", text: stakeText() }) : null;
-  if (room.phase !== "lobby" || you !== room.host || room.solo) return [line, null];
-  const stake = h("input", { id: "stake", class: "stake-field", type: "number", min: "0", max: "1000", step: "1",
-                              inputmode: "numeric", "data-key": "stake-value", value: String(room.stake) });
-  const split = h("select", { id: "stake-split", class: "stake-field", "data-key": "stake-split" },
-    h("option", { value: "scaled", text: "scaled (ours)" }), h("option", { value: "proportional", text: "proportional" }));
-  split.value = room.split;
-  const cutoff = h("input", { id: "stake-cutoff", class: "stake-field", type: "number", min: "1", max: "500", step: "1",
-                               inputmode: "numeric", "data-key": "stake-cutoff", value: String(room.cutoff) });
-  const set = h("button", { type: "button", id: "set-stake", text: "Set stake", "data-key": "set-stake", on: () => {
-    // Sent as typed (a number when it reads as one): the server checks it and says what is wrong.
-    const number = (input) => (input.value.trim() === "" || Number.isNaN(Number(input.value)) ? input.value : Number(input.value));
-    request({ type: "stake", stake: number(stake), split: split.value, cutoff: number(cutoff) }, "set-stake");
-  } });
-  return [line, h("fieldset", { id: "stake-box" }, h("legend", { text: "Play for chips (0: no stake)" }),
-    h("label", { class: "opt" }, h("b", { text: "Stake" }), " ", stake, " chips a person"),
-    h("label", { class: "opt" }, h("b", { text: "Split" }), " ", split),
-    h("label", { class: "opt" }, h("b", { text: "Cutoff" }), " ", cutoff, " penalty points"),
-    ...withError("set-stake", set))];
+// What a spectator is told: a seat to take, a full table, or a game they watch.
+function watcherLine() {
+  const full = !room.seats.some((seat) => seat.kind === "empty");
+  const text = room.phase !== "lobby" ? "You are watching this table."
+    : full ? "The table is full: you can watch the game from here." : "Take a seat, or watch.";
+  return h("p", { id: "watcher-line", text });
 }
-// The game-over screen of a staked game: each seat's chips from the pool (text nodes only).
-function chipsSplit(game) {
-  const chips = room && room.chips;
-  if (!chips || chips.game !== game) return null;
-  const list = h("ul", { class: "chip-split" }, ...room.seats.map((seat, index) => {
-    const share = chips.shares[index];
-    return h("li", { "data-seat": String(index), text: share === null || share === undefined
-      ? `${seat.name}: no stake (a computer player)` : `${seat.name}: ${share} chips` });
-  }));
-  return h("section", { id: "chips-result", "aria-label": "Chips" },
-    h("h3", { text: `The pool of ${chips.pool} chips` }), list);
+// A game over: Offer a rematch or Accept, and Leave the table (room/rematch.js).
+function rematchButtons() {
+  return answerButtons(room, you, {
+    yes: () => request({ type: "rematch" }, "rematch"), // the game-over screen stays, to follow the answers
+    leave: () => { if ($("result").open) $("result").close(); askLeave(); },
+  });
 }
 
 // Once a second: the turn timer, and each away seat's countdown to a computer player.
@@ -234,13 +226,12 @@ function tick() {
   clearInterval(ticking);
   const line = $("turn-timer");
   const countdowns = [...panel.querySelectorAll(".takeover")];
+  drawClock(room);
   if ((!room.deadline || !line) && !countdowns.length) return;
   const update = () => {
-    if (room.deadline && line) {
-      const left = Math.max(0, Math.round(room.deadline - Date.now() / 1000));
-      line.hidden = false;
-      line.textContent = `${left} seconds left for this turn`;
-    }
+    const left = drawClock(room); // at the seat whose turn it is, on every screen
+    if (line) line.hidden = left === null;
+    if (left !== null && line) line.textContent = `${left} seconds left for this turn`;
     for (const countdown of countdowns) {
       const seat = Number(countdown.dataset.seat);
       const wait = Math.max(0, Math.ceil(((readyAt.get(seat) || 0) - Date.now()) / 1000));
@@ -255,7 +246,7 @@ function tick() {
 
 // -- leaving the table ------------------------------------------------------------------
 // In a room the header's New game (and the game-over screen) offer only what the room allows:
-// Rematch when the game is over, and Leave table, confirmed here.
+// a rematch's answer when the game is over, and Leave table, confirmed here.
 const leaveDialog = h("dialog", { id: "leave", "aria-labelledby": "leave-title" });
 let opener = null;
 // Closing it gives focus back to what opened it (never to <body>).
@@ -270,10 +261,12 @@ function askLeave() {
   const seated = you !== null;
   const after = !seated ? "You stop watching this table."
     : room.phase === "lobby" ? "Your seat is emptied for someone else to take."
+    : room.phase === "finished" ? "A computer player takes your seat (it says yes to any rematch), and the others are told."
     : "A computer player takes your seat for the rest of the game, and the others are told.";
   const buttons = h("div", { class: "dialog-buttons" });
-  if (seated && room.phase === "finished" && !room.tournament) {
-    buttons.append(h("button", { type: "button", class: "primary", text: "Rematch", on: () => {
+  const yes = seated && room.phase === "finished" && !room.tournament && !(room.rematch || []).includes(you);
+  if (yes) {
+    buttons.append(h("button", { type: "button", class: "primary", text: (room.rematch || []).length ? "Accept the rematch" : "Offer a rematch", on: () => {
       leaveDialog.close(); request({ type: "rematch" }, "rematch");
     } }));
   }
@@ -311,7 +304,7 @@ function receive(message) {
     room = message;
     you = message.you;
     readyAt = new Map(message.seats.map((s, i) => [i, Date.now() + 1000 * (s.takeover_in || 0)]));
-    if (code) draw();
+    if (code) { draw(); refreshGameOver(); }
   } else if ((message.type === "ack" || message.type === "error") && pending.has(message.id)) {
     const key = pending.get(message.id);
     pending.delete(message.id);
@@ -325,6 +318,7 @@ function receive(message) {
   } else if (message.type === "said") {
     said.prepend(h("p", { text: `${message.name}: ${message.phrase}` }));
     while (said.children.length > 4) said.lastChild.remove();
+    if (code) showBubble(message.seat, message.name, message.phrase);
   } else if (message.type === "error" && code && message.code === "bad_token") {
     localStorage.removeItem(tokenKey(code));
     request({ type: "enter", room: code });
@@ -341,23 +335,42 @@ table.onOpen(() => {
   request({ type: "enter", room: code, ...(token ? { token } : {}) });
 });
 table.onMessage(receive);
-// At the end of a room's game the result offers what the room allows: Rematch (same room, same
-// seats) for a player, and Leave table; never a new game against the computer.
+// At the end of a room's game the result offers what the room allows: a rematch (same room, same
+// seats) to offer or accept, and Leave the table; never a new game against the computer.
 function gameOverButtons() {
-  const result = $("result");
-  if (room && room.tournament) return [h("a", { class: "button primary", href: tournamentLink(), text: "Back to the tournament" })];
-  if (you === null) return [];
-  return [h("button", { type: "button", class: "primary", text: "Rematch", on: () => {
-    result.close(); request({ type: "rematch" }, "rematch");
-  } }), h("button", { type: "button", text: "Leave table", on: () => { result.close(); askLeave(); } })];
+  if (room && room.tournament) return [h("a", { class: "button primary room-end", href: tournamentLink(), text: "Back to the tournament" })];
+  if (!room) return [];
+  const offer = offerLine(room, you);
+  return [...rematchButtons(), ...(offer ? [offer] : [])];
+}
+// The game-over screen follows the answers to a rematch: its room part drawn again (focus kept
+// on the answer buttons), and an offer read out.
+let offerSaid = null, phaseSeen = null;
+function refreshGameOver() {
+  const box = $("result-buttons");
+  const dealt = phaseSeen === "finished" && room.phase === "playing";
+  phaseSeen = room.phase;
+  if (dealt && $("result").open) $("result").close(); // everyone said yes: the rematch is on
+  const text = offerText(room, you);
+  if (text && text !== offerSaid && room.phase === "finished") table.announce(text);
+  offerSaid = text;
+  if (!box || !$("result").open || box.dataset.past === "yes" || room.phase !== "finished") return;
+  const old = [...box.querySelectorAll(".room-end")];
+  const close = [...box.children].at(-1);
+  const focused = old.includes(document.activeElement);
+  const fresh = gameOverButtons();
+  old.forEach((el) => el.remove());
+  close.before(...fresh);
+  if (focused) (fresh.find((el) => el.tagName === "BUTTON") || close).focus();
 }
 // A staked game's end also shows each seat's chips from the pool.
 table.onHandOver((state) => {
   if (!code || !state.final) return;
-  const split = chipsSplit(state.game);
+  const split = chipsSplit(room, state.game);
   if (split) $("result-body").append(split);
 });
 table.onClose(() => { if (code) banner.hidden = false; });
+table.onState(() => { if (code && room) drawClock(room); });
 
 // The table knows before its socket opens that this page belongs to a room.
 if (code) table.inRoom(code, { newGame: askLeave, gameOverButtons });

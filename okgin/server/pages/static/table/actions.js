@@ -1,6 +1,7 @@
 // The action buttons under the hand: the turn's choices (take, pass, draw, discard, Big Gin,
 // gin, knock, a hint), "Show the result" once a hand is over, and "Last hand" in a room.
 import * as Cards from "../cards.js";
+import { coachAllowed } from "../coach-choice.js";
 import { $, button } from "../dom.js";
 import { act, can, discard, ginCards, knockCard, myTurn } from "./moves.js";
 import { hasLastResult, showLast, showResult } from "./result-dialog.js";
@@ -26,7 +27,7 @@ function drawTurn(box, v) {
     if (can("take")) box.append(button(`Take the ${Cards.name(top)}`, () => act("take"), false, "D"));
   }
   if (v.phase === "discard") drawEndings(box);
-  box.append(button("Hint", () => send({ type: "hint" }), false, "H"));
+  if (coachAllowed()) box.append(button("Hint", () => send({ type: "hint" }), false, "H"));
 }
 function drawEndings(box) {
   const lifted = choice.lifted;

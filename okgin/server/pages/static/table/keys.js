@@ -1,5 +1,6 @@
 // The table's keys (the Keys dialog lists them): ← → through the hand (with Shift, moving the
 // card), Escape puts back, S D K G H play, ? opens the list.
+import { coachAllowed } from "../coach-choice.js";
 import { $ } from "../dom.js";
 import { focusCard, handCards } from "./focus.js";
 import { moveCard, putBack } from "./hand.js";
@@ -31,7 +32,7 @@ function onKey(e) {
   if (e.key === "Escape") { if (putBack()) e.preventDefault(); return; }
   const key = e.key.toLowerCase();
   const keys = { s: () => (can("draw") ? act("draw") : act("pass")), d: () => act("take"),
-    h: () => send({ type: "hint" }), k: knock, g: gin };
+    h: () => coachAllowed() && send({ type: "hint" }), k: knock, g: gin };
   if (keys[key]) { e.preventDefault(); keys[key](); }
 }
 export const listenToKeys = () => document.addEventListener("keydown", onKey);

@@ -1,0 +1,181 @@
+"""The page matrix (issue 25): every page off the table, with real data in it (games played,
+ratings, a tournament running and one finished), at 360×640, 375×740 and 740×360 by touch and
+at 1280×800 by mouse. On each: no sideways scroll; every control, scrolled to, lies inside the
+window and is not covered; by touch every control is at least 44×44 px (a link inside a
+sentence aside); axe-core finds no serious or critical violation. A screenshot of each goes to
+artifacts/ (pages-<page>-<size>.png)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TypeAlias
+
+import pytest
+from conftest import new_context, shot
+from playwright.sync_api import Browser, Page
+from server_process import ServerProcess
+from sqlalchemy import create_engine, insert
+from table_helpers import axe
+from test_browser_coach import session_cookie
+from test_coach_server import seed_games
+from tournament_client import FAST
+from tournament_client import Browser as Visitor
+
+from okgin.server.store.schema import players, ratings
+
+Site: TypeAlias = tuple[ServerProcess, str, dict[str, str]]
+"""The server, the guest's cookie whose games and tournaments these are, and the pages' paths by name."""
+
+SIZES = ((360, 640, True), (375, 740, True), (740, 360, True), (1280, 800, False))
+TOUCH = 44
+
+# Every control on the page: where it is once scrolled to, whether the point a player touches
+# finds it, its size, and whether it is a link inside a sentence (text of its own around it).
+CONTROLS = """(touch) => {
+  const problems = [];
+  const W = innerWidth, H = innerHeight;
+  const sentence = (el) => el.tagName === 'A' && el.parentElement &&
+    el.parentElement.textContent.trim().length > el.textContent.trim().length + 2 &&
+    getComputedStyle(el).display === 'inline';
+  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex="0"]';
+  for (const el of document.querySelectorAll(selector)) {
+    if (!el.checkVisibility({visibilityProperty: true})) continue;
+    el.scrollIntoView({block: 'center', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const name = `${el.tagName.toLowerCase()} "${(el.textContent || el.value || el.name || el.id || '')
+      .trim().replace(/\\s+/g, ' ').slice(0, 30)}"`;
+    if (r.left < -0.5 || r.right > W + 0.5 || r.top < -0.5 || r.bottom > H + 0.5) {
+      problems.push(`${name}: outside the window at ${Math.round(r.left)},${Math.round(r.top)}-` +
+                    `${Math.round(r.right)},${Math.round(r.bottom)}`);
+      continue;
+    }
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const label = el.id && document.querySelector(`label[for="${el.id}"]`);
+    if (!top || !(el.contains(top) || top.contains(el) || (label && label.contains(top)))) {
+      const over = top ? top.tagName + '#' + top.id + '.' + top.className : 'nothing';
+      problems.push(`${name}: covered by ${over}`);
+    }
+    const small = el.type === 'checkbox' || el.type === 'radio'
+      ? (label || el.closest('label')) : el;
+    const box = small.getBoundingClientRect();
+    if (touch && !sentence(el) && (box.width < 44 - 0.5 || box.height < 44 - 0.5)) {
+      problems.push(`${name}: ${Math.round(box.width)}×${Math.round(box.height)} px`);
+    }
+  }
+  return problems;
+}"""
+
+
+def _rated_players(db: Path) -> None:
+    """Named players with ratings in both families, as the leaderboard lists them."""
+    engine = create_engine(f"sqlite:///{db}")
+    now = time.time()
+    with engine.begin() as connection:
+        for number, name in enumerate(("Ann", "Bob", "Cy", "Dora", "Eve <b>")):
+            player = f"pages-player-{number}"
+            connection.execute(insert(players).values(id=player, created=now, name=name))
+            for family in ("two-player", "multi-player"):
+                mu, sigma = 25 + 2 * number, 4.0
+                ordinal = mu - 3 * sigma
+                connection.execute(insert(ratings).values(
+                    player=player, family=family, mu=mu, sigma=sigma, ordinal=ordinal,
+                    bucket=int(ordinal * 10), games=12 + number, updated=now))
+    engine.dispose()
+
+
+def _tournaments(server: ServerProcess, cookie: str) -> dict[str, str]:
+    """One knockout of computers played to the end, and a Swiss with a person waiting at
+    their table (running)."""
+    host = Visitor(server.url, cookie)
+    finished = host.create(FAST)
+    assert host.post(f"/t/{finished}/start", {}).status_code == 303
+    host.wait(finished)
+    running = host.create({**FAST, "format": "swiss", "places": "4", "rounds": "2"})
+    assert host.post(f"/t/{running}/join", {"name": "Ann"}).status_code == 303
+    assert host.post(f"/t/{running}/start", {}).status_code == 303
+    host.wait(running, "running")
+    return {"tournament-finished": f"/t/{finished}", "tournament-running": f"/t/{running}"}
+
+
+@pytest.fixture(scope="module")
+def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """A server with games played by one guest (their cookie), ratings and tournaments; the pages by name."""
+    db = tmp_path_factory.mktemp("pages") / "games.db"
+    server = ServerProcess(db, allow_seeds=True).start()
+    context = new_context(browser)
+    page = context.new_page()
+    page.goto(server.url + "/history")  # a guest from this first visit: the games are theirs
+    cookie = session_cookie(page)
+    context.close()
+    games = seed_games(db, 3, cookie)
+    _rated_players(db)
+    pages = {"tournaments": "/t", "leaderboard": "/leaderboard", "statistics": "/stats",
+             "history": "/history", "profile": "/profile", "how-to-play": "/how-to-play",
+             "review": f"/games/{games[0]}/review", "replay": f"/games/{games[0]}/replay",
+             **_tournaments(server, cookie)}
+    yield server, cookie, pages
+    server.stop()
+
+
+PAGES = ("tournaments", "tournament-finished", "tournament-running", "leaderboard", "statistics",
+         "history", "profile", "how-to-play", "review", "replay")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PAGES)
+def test_page_matrix(browser: Browser, site: Site, name: str) -> None:
+    server, cookie, pages = site
+    failed: list[str] = []
+    for width, height, touch in SIZES:
+        context = new_context(browser, viewport={"width": width, "height": height},
+                              has_touch=touch, is_mobile=touch)
+        context.add_cookies([{"name": "okgin_session", "value": cookie, "url": server.url}])
+        page: Page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error, found=errors: found.append(str(error)))
+        try:
+            page.goto(server.url + pages[name])
+            page.wait_for_load_state("networkidle")
+            where = f"{name} at {width}×{height}"
+            wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            if wide[0] > wide[1]:
+                failed.append(f"{where}: {wide[0]} px wide in a {wide[1]} px window")
+            problems = page.evaluate(CONTROLS, touch)
+            if problems:
+                failed.append(f"{where}: {problems[:6]}{' …' if len(problems) > 6 else ''}")
+            page.evaluate("scrollTo(0, 0)")
+            shot(page, f"pages-{name}-{width}x{height}")
+            try:
+                axe(page, where)
+            except AssertionError as error:
+                failed.append(str(error))
+            if errors:
+                failed.append(f"{where}: script errors {errors}")
+        finally:
+            context.close()
+    assert not failed, "\n".join(failed)
+
+
+def test_the_matrix_pages_hold_real_data(browser: Browser, site: Site) -> None:
+    """The matrix is measured on pages with something in them, not empty ones."""
+    server, cookie, pages = site
+    context = new_context(browser)
+    context.add_cookies([{"name": "okgin_session", "value": cookie, "url": server.url}])
+    page = context.new_page()
+    try:
+        page.goto(server.url + pages["history"])
+        assert page.locator("tbody tr").count() >= 3
+        page.goto(server.url + pages["leaderboard"])
+        assert "Eve &lt;b&gt;" in page.content() and page.locator("tbody tr").count() >= 5
+        page.goto(server.url + pages["statistics"])
+        assert re.search(r"3 finished games", page.inner_text("main"))
+        page.goto(server.url + pages["tournament-finished"])
+        assert "finished" in page.inner_text("main").lower()
+        page.goto(server.url + pages["tournament-running"])
+        assert "Ann" in page.inner_text("main")
+    finally:
+        context.close()
