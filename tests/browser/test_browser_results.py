@@ -1,7 +1,8 @@
 """Results that explain themselves (issue 25, item 4, and two of item 8): every term of a hand's
 sum named, the final tally's rows worked out (the shutout with them), sentences right for every
 seat name, a clear moment when the game is won or lost (no movement under reduced motion), the
-coach's terms explained. Seeds found with `planned_turn`'s plan against `normal` Ruby."""
+coach's terms explained, a lost connection shown with the buttons disabled. Seeds found with
+`planned_turn`'s plan against `normal` Ruby."""
 
 from __future__ import annotations
 
@@ -120,3 +121,27 @@ def test_the_coach_explains_points_and_live_outs_where_they_appear(
         page.locator("#stock").click()  # the panel is drawn again: what was opened stays open
         wait_my_move(page)
         expect(page.locator("#coach details.coach-explain[data-topic='outs'] p")).to_be_visible()
+
+
+def test_a_solo_table_shows_a_lost_connection_and_disables_its_buttons(
+    browser: Browser, server: ServerProcess,
+) -> None:
+    with opened(browser, server.url) as page:
+        seeded_game(page, BIG_GIN_SEED)
+        wait_my_move(page)
+        expect(page.locator("#actions button").first).to_be_enabled()
+        page.locator("#actions button").first.focus()
+        server.stop()
+        banner = page.locator("#offline")
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("Connection lost")
+        for button in page.locator("#actions button, #stock").all():
+            expect(button).to_be_disabled()
+        assert page.evaluate("!!document.activeElement.closest('#hand')")  # not dropped to <body>
+        page.keyboard.press("s")  # a move by key is refused in words, not silently lost
+        refused = "The connection is lost: reconnecting. Your move was not sent."
+        expect(page.locator("#status")).to_have_text(refused)
+        server.start()
+        expect(banner).to_be_hidden(timeout=20_000)
+        expect(page.locator("#stock")).to_be_enabled()
+        expect(page.locator("#actions button").first).to_be_enabled()

@@ -44,6 +44,7 @@ export function showResult() {
   const close = () => $("result").close();
   const own = state.final ? gameOverButtons(state)
     : [button("Next hand", () => { close(); send({ type: "next" }); }, true)];
+  if (!state.final) own[0].dataset.sends = "next"; // disabled while the connection is lost (offline.js)
   own.push(button("Close", close));
   buttons.replaceChildren(...contributedButtons(state), ...own);
   if (!$("result").open) $("result").showModal();
