@@ -1,11 +1,12 @@
 """Results that explain themselves (issue 25, item 4, and two of item 8): every term of a hand's
 sum named, the final tally's rows worked out (the shutout with them), sentences right for every
 seat name, a clear moment when the game is won or lost (no movement under reduced motion), the
-coach's terms explained, a lost connection shown with the buttons disabled. Seeds found with
-`planned_turn`'s plan against `normal` Ruby."""
+coach's terms explained, a lost connection shown with the buttons disabled, and focus on the new
+hand after New game. Seeds found with `planned_turn`'s plan against `normal` Ruby."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -145,3 +146,17 @@ def test_a_solo_table_shows_a_lost_connection_and_disables_its_buttons(
         expect(banner).to_be_hidden(timeout=20_000)
         expect(page.locator("#stock")).to_be_enabled()
         expect(page.locator("#actions button").first).to_be_enabled()
+
+
+def test_after_new_game_focus_is_on_the_hand(browser: Browser, server: ServerProcess) -> None:
+    with opened(browser, server.url) as page:
+        seeded_game(page, BIG_GIN_SEED)
+        wait_my_move(page)
+        page.locator("#stock").click()  # a move: the game is in progress, New game asks first
+        wait_my_move(page)
+        before = page.evaluate("Okgin.state().game")
+        page.locator("#new-game").click()
+        page.locator("#confirm-new").click()
+        page.wait_for_function(f"Okgin.state().game !== {json.dumps(before)}")
+        page.wait_for_function("!!document.activeElement.closest('#hand')")
+        assert page.evaluate("document.activeElement.classList.contains('card')")

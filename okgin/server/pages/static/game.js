@@ -12,7 +12,7 @@ import { afterDialogs } from "./table/focus.js";
 import { refit, sortBy } from "./table/hand.js";
 import { listenToKeys, openKeys } from "./table/keys.js";
 import { act, can } from "./table/moves.js";
-import { newGame } from "./table/new-game.js";
+import { chooseNewGame, newGame } from "./table/new-game.js";
 import { connectionBack, connectionLost } from "./table/offline.js";
 import { queueState } from "./table/pacing.js";
 import { drawPileViewer } from "./table/piles.js";
@@ -61,10 +61,10 @@ function askNewGame() {
   // In a room a new game is the room's to deal: room.js offers Rematch or Leave table instead.
   const room = inRoom();
   if (room) { room.newGame(); return; }
-  gameInProgress() ? $("confirm").showModal() : newGame();
+  gameInProgress() ? $("confirm").showModal() : chooseNewGame();
 }
 $("new-game").addEventListener("click", askNewGame);
-$("confirm").addEventListener("close", () => { if ($("confirm").returnValue === "new") newGame(); });
+$("confirm").addEventListener("close", () => { if ($("confirm").returnValue === "new") chooseNewGame(); });
 $("open-options").addEventListener("click", () => { Settings.fillOptions(); $("options").showModal(); });
 $("open-rules").addEventListener("click", () => { Settings.drawRules(); $("rules").showModal(); });
 $("open-keys").addEventListener("click", openKeys);
