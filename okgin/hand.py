@@ -23,7 +23,7 @@ from okgin.melds import (
     meld_kind_of_mask,
 )
 from okgin.rules import Rules
-from okgin.scoring import HandScore, Outcome, score_hand, void_score
+from okgin.scoring import HandScore, Outcome, Term, score_hand, void_score
 
 STOCK_FLOOR = 2
 """The stock is never drawn below two cards: the hand ends (or, once, the pile is reshuffled)."""
@@ -91,6 +91,8 @@ class HandResult:
     points: tuple[int, ...]
     boxes: tuple[int, ...]
     working: tuple[str | None, ...]
+    terms: tuple[tuple[Term, ...] | None, ...]
+    """Each term of each seat's ``working``, named (``okgin.scoring.Term``)."""
     shown: tuple[Arrangement, ...]
     knocker_melds: tuple[tuple[Card, ...], ...]
     """The knocker's melds with every laid-off card added (empty unless knocked)."""
@@ -424,6 +426,7 @@ class Hand:
             knock_limit=self.knock_limit, multiplier=self.multiplier,
             deadwood=deadwood,
             layoffs=layoffs, points=score.points, boxes=score.boxes, working=score.working,
+            terms=score.terms,
             shown=shown, knocker_melds=knocker_melds,
         )
         self.phase, self.to_act, self.taken = Phase.OVER, None, None

@@ -114,7 +114,7 @@ def test_end_of_hand_tells_melds_deadwood_and_layoffs_apart(
         expect(page.locator("#result-body .outcome")).to_contain_text("Ruby knocks. Ruby scores 47.")
         laid = page.locator("#result-body .card.laid")
         expect(laid).to_have_count(1)
-        expect(laid).to_have_attribute("aria-label", "jack of diamonds, laid off by You")
+        expect(laid).to_have_attribute("aria-label", "jack of diamonds, laid off by you")
         expect(page.locator("#result-body .laid-text")).to_have_text(
             "You lay off the jack of diamonds on Ruby's melds.")
         styles = page.evaluate("""['meld', 'deadwood'].map(k => {

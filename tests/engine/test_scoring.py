@@ -235,3 +235,46 @@ def test_an_undercut_penalty_shows_on_the_knockers_line_in_difference_scoring():
     score = score_hand(rules, Outcome.KNOCK, 0, [6, 4], 2)
     assert score.working == ("−25 × 2 = −50", "(25 + 6 − 4) × 2 = 54")
     assert score.points == (-50, 54)
+
+
+# -- each term of a sum named ------------------------------------------------------------------
+
+
+def _named(score, seat):
+    return [(term.name, term.text, term.points, term.of, term.against) for term in score.terms[seat]]
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "ending", "deadwood", "multiplier", "seat", "named"),
+    [
+        ("oklahoma", Outcome.KNOCK, [6, 14], 2, 0, [("deadwood difference", "14 − 6", 8, 1, 0)]),
+        ("oklahoma", Outcome.KNOCK, [6, 4], 2, 1,
+         [("undercut bonus", "25", 25, None, None), ("deadwood difference", "6 − 4", 2, 0, 1)]),
+        ("oklahoma", Outcome.GIN, [0, 18], 1, 0,
+         [("gin bonus", "25", 25, None, None), ("deadwood", "18", 18, 1, None)]),
+        ("oklahoma-big-gin", Outcome.BIG_GIN, [0, 31], 1, 0,
+         [("Big Gin bonus", "31", 31, None, None), ("deadwood", "31", 31, 1, None)]),
+        ("oklahoma", Outcome.KNOCK, [3, 10, 7], 1, 0,
+         [("deadwood difference", "10 − 3", 7, 1, 0), ("deadwood difference", "7 − 3", 4, 2, 0)]),
+        (MULTI, Outcome.KNOCK, [6, 14, 20], 2, 0, [("knock bonus", "10", 10, None, None)]),
+        (MULTI, Outcome.KNOCK, [6, 14, 20], 2, 1, [("deadwood difference", "−(14 − 6)", -8, 1, 0)]),
+        ("oklahoma-reshuffle", Outcome.KNOCK, [6, 4], 1, 0,
+         [("deadwood difference", "−(6 − 4)", -2, 0, 1), ("undercut penalty", "−25", -25, None, None)]),
+    ],
+)
+def test_every_term_of_a_sum_is_named(preset_name, ending, deadwood, multiplier, seat, named):
+    score = score_hand(PRESETS[preset_name], ending, 0, deadwood, multiplier)
+    assert _named(score, seat) == named
+    assert sum(points for _, _, points, _, _ in named) * multiplier == score.points[seat]
+
+
+def test_a_knock_bonus_is_named_and_a_seat_without_a_sum_has_no_terms():
+    score = score_hand(PRESETS["oklahoma"].replace(knock_bonus=10), Outcome.KNOCK, 0, [6, 14], 2)
+    assert [term.name for term in score.terms[0]] == ["knock bonus", "deadwood difference"]
+    assert score.terms[1] is None
+
+
+def test_the_hand_result_carries_the_named_terms():
+    _, result = one_hand(KNOCKER_6, DEFENDER_4, "6S")
+    assert [term.name for term in result.terms[1]] == ["undercut bonus", "deadwood difference"]
+    assert result.terms[0] is None

@@ -18,6 +18,7 @@ from okgin.hand import Hand, HandResult
 from okgin.match import FinalTally
 from okgin.melds import Arrangement, arrangement_of_mask, best_discard_of_mask, deadwood_of_mask
 from okgin.rules import Rules
+from okgin.scoring import SPADE_DOUBLE, Term
 from okgin.server.rooms.notation import cards, notation
 from okgin.view import PublicView, SeatView
 
@@ -111,9 +112,17 @@ def result_json(result: HandResult) -> dict[str, Any]:
         "points": list(result.points),
         "boxes": list(result.boxes),
         "working": list(result.working),
+        "terms": [None if terms is None else [term_json(term) for term in terms] for terms in result.terms],
+        "multiplier_name": SPADE_DOUBLE if result.multiplier != 1 else None,
         "shown": [arrangement_json(shown) for shown in result.shown],
         "knocker_melds": [cards(meld) for meld in result.knocker_melds],
     }
+
+
+def term_json(term: Term) -> dict[str, Any]:
+    """One named term of a seat's sum (``okgin.scoring.Term``)."""
+    return {"name": term.name, "text": term.text, "points": term.points,
+            "of": term.of, "against": term.against}
 
 
 def sheet_json(hands: Sequence[Hand]) -> list[dict[str, Any]]:
@@ -133,7 +142,10 @@ def sheet_json(hands: Sequence[Hand]) -> list[dict[str, Any]]:
 
 
 def final_json(final: FinalTally, rules: Rules) -> dict[str, Any]:
-    """The final tally with each seat's bonuses split into hands won, game, shutout, boxes."""
+    """The final tally with each seat's bonuses split into hands won, game, shutout, boxes;
+    ``bonuses`` gives what each is worth under ``rules`` (``box``: null without boxes;
+    ``shutout``: the rule, "double-bonus", "double-score" or "none"), for the page to work
+    each row out."""
     seats = []
     for seat, bonus in enumerate(final.bonuses):
         hands = rules.hand_bonus * final.hands_won[seat]
@@ -145,7 +157,9 @@ def final_json(final: FinalTally, rules: Rules) -> dict[str, Any]:
             "box_bonus": boxes, "shutout_bonus": bonus - hands - boxes - game,
             "score": final.scores[seat],
         })
-    return {"winner": final.winner, "shutout": final.shutout, "seats": seats}
+    bonuses = {"hand": rules.hand_bonus, "game": rules.game_bonus, "box": rules.boxes,
+               "shutout": rules.shutout}
+    return {"winner": final.winner, "shutout": final.shutout, "bonuses": bonuses, "seats": seats}
 
 
 def advice_json(advice: Advice) -> dict[str, Any]:

@@ -83,6 +83,26 @@ const el = (tag, text, cls) => {
 const short = (c) => Cards.short(c);
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const signed = (n) => { const r = Math.round(n); return r > 0 ? `+${r}` : r < 0 ? `−${-r}` : "0"; };
+// The coach's own terms, said in words where they are used (docs/coach.md): a folded line a
+// player opens when "about +38 points" or "2 live outs of 2" needs saying.
+const EXPLAINED = {
+  points: ["What “about +38 points” means",
+    "What the move is worth: the points it brings you on average, less the other players', over " +
+    "the deals the coach thinks likely from what you have seen. Higher is better; below 0 the move " +
+    "is expected to cost you points."],
+  outs: ["What “live outs” means",
+    "Outs are the cards that would turn the two cards into a meld. An out is live while it can " +
+    "still come to you: not in the discard pile, not in your hand and not known to be in another " +
+    "player's hand (a card they took from the pile). “2 live outs of 2”: both cards that complete it are still live."],
+};
+const unfolded = new Set(); // the explanations the player opened stay open as the panel redraws
+function explain(topic) {
+  const [summary, text] = EXPLAINED[topic];
+  const box = h("details", { class: "coach-explain", "data-topic": topic }, h("summary", { text: summary }), h("p", { text }));
+  box.open = unfolded.has(topic);
+  box.addEventListener("toggle", () => (box.open ? unfolded.add(topic) : unfolded.delete(topic)));
+  return box;
+}
 
 // -- the panel ----------------------------------------------------------------------
 table.onState((s) => {
@@ -126,7 +146,7 @@ function draw(s) {
     // in its row of the table below).
     const list = el("ul", undefined, "weighed");
     for (const v of a.suggestion.values) list.append(el("li", `${capital(v.words)}: about ${signed(v.worth)} points`));
-    box.append(el("p", "The moves weighed, over likely deals:"), list);
+    box.append(el("p", "The moves weighed, over likely deals:"), list, explain("points"));
   }
   if (a) drawAnalysis(box, a, s);
   else if (s.coach) drawCheap(box, s.coach);
@@ -144,6 +164,7 @@ function drawAnalysis(box, a, s) {
         `${row.melds.length} meld${row.melds.length === 1 ? "" : "s"} kept${end}; ${wants} of likely hands`));
     }
     box.append(list);
+    if (a.discards.slice(0, 6).some((row) => row.worth !== null && row.worth !== undefined)) box.append(explain("points"));
   }
   const outs = a.near_melds.slice(0, 4);
   if (outs.length) {
@@ -152,7 +173,7 @@ function drawAnalysis(box, a, s) {
       list.append(el("li", `${near.cards.map(short).join(" ")}: ${near.live.length} live out` +
         `${near.live.length === 1 ? "" : "s"} of ${near.outs.length}` +
         (near.live.length ? ` (${near.live.map(short).join(" ")})` : "")));
-    box.append(el("p", "Near-melds and the cards still live:"), list);
+    box.append(el("p", "Near-melds and the cards still live:"), list, explain("outs"));
   }
   const shown = a.warnings.filter((w) => w.kind !== "break-meld");
   if (shown.length) {

@@ -12,7 +12,8 @@ import { afterDialogs } from "./table/focus.js";
 import { refit, sortBy } from "./table/hand.js";
 import { listenToKeys, openKeys } from "./table/keys.js";
 import { act, can } from "./table/moves.js";
-import { newGame } from "./table/new-game.js";
+import { chooseNewGame, newGame } from "./table/new-game.js";
+import { connectionBack, connectionLost } from "./table/offline.js";
 import { queueState } from "./table/pacing.js";
 import { drawPileViewer } from "./table/piles.js";
 import { announce, drawing, inRoom, send, setStatus, table, tell } from "./table/table.js";
@@ -20,6 +21,7 @@ import { announce, drawing, inRoom, send, setStatus, table, tell } from "./table
 const GAME_KEY = "okgin.game", TOKEN_KEY = "okgin.token"; // this browser's game against the computer
 
 function opened({ newWhileAway }) {
+  connectionBack();
   tell("open"); // a room's page (/r/<code>) enters the room itself
   const game = localStorage.getItem(GAME_KEY);
   if (inRoom()) { /* room.js has sent "enter" */ }
@@ -47,6 +49,7 @@ function receive(message) {
 function closed() {
   tell("close");
   setStatus("Connection lost: reconnecting…");
+  connectionLost(); // the banner (a room shows its own) and the move buttons disabled
 }
 
 // -- the header and the table's own controls ------------------------------------------------
@@ -58,10 +61,10 @@ function askNewGame() {
   // In a room a new game is the room's to deal: room.js offers Rematch or Leave table instead.
   const room = inRoom();
   if (room) { room.newGame(); return; }
-  gameInProgress() ? $("confirm").showModal() : newGame();
+  gameInProgress() ? $("confirm").showModal() : chooseNewGame();
 }
 $("new-game").addEventListener("click", askNewGame);
-$("confirm").addEventListener("close", () => { if ($("confirm").returnValue === "new") newGame(); });
+$("confirm").addEventListener("close", () => { if ($("confirm").returnValue === "new") chooseNewGame(); });
 $("open-options").addEventListener("click", () => { Settings.fillOptions(); $("options").showModal(); });
 $("open-rules").addEventListener("click", () => { Settings.drawRules(); $("rules").showModal(); });
 $("open-keys").addEventListener("click", openKeys);

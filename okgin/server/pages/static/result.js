@@ -1,17 +1,19 @@
-// The end-of-hand screen (melds, deadwood and laid-off cards told apart, the worked sums)
-// and the game-over screen (the final tally). The table's result dialog decides when; this draws.
+// The end-of-hand screen (melds, deadwood and laid-off cards told apart, the worked sums with
+// each term named) and, at the game's end, the game-over screen (tally.js). The table's result
+// dialog decides when; this draws.
 import * as Cards from "./cards.js";
 import { h } from "./dom.js";
+import * as Tally from "./tally.js";
 import * as Words from "./words.js";
 
-const { name, verb, says } = Words;
+const { name, who, whose, theirs, verb, says } = Words;
 
 function outcomeText(r, points) {
   if (r.outcome === "void") return "The stock ran out: no score, and the same dealer deals again.";
   const k = r.knocker, w = r.winner;
   const did = { knock: says(k, "knock"), undercut: says(k, "knock"), gin: says(k, "go", "gin"),
     "big-gin": says(k, "go", "Big Gin") }[r.outcome];
-  const under = r.outcome === "undercut" ? ` and ${name(w)} ${verb(w, "undercut")}` : "";
+  const under = r.outcome === "undercut" ? ` and ${who(w)} ${verb(w, "undercut")}` : "";
   return `${did}${under}. ${says(w, "score")} ${points}.`;
 }
 export function title(state) {
@@ -28,7 +30,7 @@ function cardsGroup(codes, kind, label, laid = new Map()) {
     el.classList.add("small");
     if (laid.has(code)) {
       el.classList.add("laid");
-      el.setAttribute("aria-label", `${Cards.name(code)}, laid off by ${name(laid.get(code))}`);
+      el.setAttribute("aria-label", `${Cards.name(code)}, laid off by ${who(laid.get(code))}`);
       el.append(h("span", { class: "laid-mark", "aria-hidden": "true", text: "laid off" }));
     }
     div.append(el);
@@ -57,37 +59,48 @@ function seatSection(r, seat) {
   const mine = r.layoffs.filter(([s]) => s === seat).flatMap(([, cards]) => cards);
   if (mine.length) {
     sec.append(h("p", { class: "laid-text", text: `${says(seat, "lay")} off ${mine.map((c) => "the " + Cards.name(c)).join(", ")} ` +
-      `on ${name(r.knocker) === "You" ? "your" : name(r.knocker) + "'s"} melds.` }));
+      `on ${whose(r.knocker)} melds.` }));
   }
   return sec;
 }
+// What a term of a sum is: its name from the server ("undercut bonus"), a deadwood term
+// saying whose deadwood it is and what it is measured against.
+function termWords(t) {
+  if (t.of === null || t.of === undefined) return t.name;
+  if (t.against === null || t.against === undefined) return `${whose(t.of)} ${t.name}`;
+  return `${t.name} (${theirs(t.of)} less ${theirs(t.against)})`;
+}
+// Each number of a seat's sum beside its name: "25 undercut bonus", "+ 9 − 5 deadwood
+// difference (Ruby's less yours)", "× 2 spade double".
+function namedTerms(r, terms) {
+  const list = h("ul", { class: "terms", "aria-label": "What each number is" });
+  terms.forEach((t, i) => {
+    const sign = i === 0 ? "" : t.text.startsWith("−") ? "− " : "+ ";
+    const text = i > 0 && t.text.startsWith("−") ? t.text.slice(1) : t.text;
+    list.append(h("li", {}, h("span", { class: "n", text: sign + text }), " ", termWords(t)));
+  });
+  if (r.multiplier !== 1) {
+    const why = r.multiplier_name ? `${r.multiplier_name}: the first upcard was a spade` : "the hand counts double";
+    list.append(h("li", {}, h("span", { class: "n", text: `× ${r.multiplier}` }), " ", why));
+  }
+  return list;
+}
 function working(r) {
   const box = h("div", { class: "workings" });
-  r.working.forEach((w, seat) => { if (w) box.append(h("p", { class: "working", text: `${name(seat)}: ${w}` })); });
+  r.working.forEach((w, seat) => {
+    if (!w) return;
+    box.append(h("p", { class: "working", text: `${name(seat)}: ${w}` }));
+    const terms = r.terms && r.terms[seat];
+    if (terms && terms.length) box.append(namedTerms(r, terms));
+  });
   return box;
 }
 function totals(state) {
   const target = state.view.target;
   return h("p", { class: "totals", text: "Totals: " + state.names.map((_, s) => {
     const won = state.won ? state.won[s] : state.totals[s];
-    return `${name(s)} ${state.totals[s]}` + (won !== state.totals[s] ? ` (${won} of ${target} toward the target)` : "");
+    return `${who(s)} ${state.totals[s]}` + (won !== state.totals[s] ? ` (${won} of ${target} toward the target)` : "");
   }).join(", ") + "." });
-}
-const winnerText = (f) => `${says(f.winner, "win")} the game${f.shutout ? ": a shutout!" : "."}`;
-function finalTable(state) {
-  const f = state.final;
-  const row = (label, values) => h("tr", {}, h("th", { scope: "row", text: label }),
-    ...values.map((v) => h("td", { text: String(v) })));
-  const head = h("tr", {}, h("td"), ...state.names.map((_, s) => h("th", { scope: "col", text: name(s) })));
-  const rows = [["Points from hands", "points"], ["Hands won", "hands_won"], ["Hand bonuses", "hand_bonus"],
-    ["Game bonus", "game_bonus"], ["Shutout", "shutout_bonus"], ["Boxes", "box_bonus"], ["Final score", "score"]];
-  const body = h("tbody", {}, ...rows.map(([label, key]) => row(label, f.seats.map((s) => s[key]))));
-  // With penalty scoring the target counts points won, not the running total: say so.
-  if (state.won && state.won.some((w, s) => w !== state.totals[s])) {
-    body.append(row(`Won toward the target (${state.view.target})`, state.won));
-  }
-  const table = h("table", {}, h("caption", { class: "visually-hidden", text: "Final tally" }), h("thead", {}, head), body);
-  return h("div", { id: "final" }, h("h3", { text: winnerText(f) }), table);
 }
 
 // Fill the result dialog; returns the sentence to announce.
@@ -97,9 +110,9 @@ export function render(state) {
   const body = document.getElementById("result-body");
   const head = h("p", { class: "outcome", text: outcomeText(r, r.outcome === "void" ? 0 : r.points[r.winner]) });
   body.replaceChildren(head);
-  if (state.final) body.append(finalTable(state)); // the game's end first, then its last hand
+  if (state.final) body.append(Tally.gameOver(state)); // the game's end first, then its last hand
   if (r.outcome !== "void") r.shown.forEach((_, seat) => body.append(seatSection(r, seat)));
   body.append(working(r), totals(state));
-  const over = state.final ? `Game over: ${winnerText(state.final)} ` : "";
+  const over = state.final ? `Game over: ${Tally.winnerText(state.final)} ` : "";
   return over + head.textContent + " " + r.working.filter(Boolean).join(" ");
 }

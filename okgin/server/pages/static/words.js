@@ -8,6 +8,11 @@ const COMPUTERS = ["Ruby", "Sam", "Kit", "Olive", "Max", "Ada"];
 const use = (s) => { state = s; };
 const me = () => (state && state.view ? state.view.seat : null);
 const name = (seat) => (seat === me() ? "You" : state.names[seat]);
+// The same inside a sentence ("Ruby knocks and you undercut"), and as an owner: "your melds",
+// "Ruby's melds"; standing alone: "Ruby's less yours".
+const who = (seat) => (seat === me() ? "you" : state.names[seat]);
+const whose = (seat) => (seat === me() ? "your" : `${state.names[seat]}'s`);
+const theirs = (seat) => (seat === me() ? "yours" : `${state.names[seat]}'s`);
 // "You pass", "Ruby passes": third person for everyone but the reader.
 function verb(seat, base) {
   if (seat === me()) return base;
@@ -71,5 +76,5 @@ function tagline({ names = [], seat = null, rules, target, who = null }) {
   const people = who || (seat === null ? list(others) : `You against ${list(others)}`);
   return `${people} — ${rulesName(rules)} — first to ${target}`;
 }
-export { use, me, name, verb, says, limit, OUTCOMES, COMPUTERS, list, sentence, spoken, write, touchOnly, key,
+export { use, me, name, who, whose, theirs, verb, says, limit, OUTCOMES, COMPUTERS, list, sentence, spoken, write, touchOnly, key,
   rulesName, tagline };

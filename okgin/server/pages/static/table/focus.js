@@ -1,5 +1,5 @@
-// Focus: never left on <body> after a redraw, on the card the keys are on, and onto a drawn
-// card once its flight lands.
+// Focus: never left on <body> after a redraw, on the card the keys are on, onto a drawn card
+// once its flight lands, and onto the new hand after a new game the player chose.
 import { $ } from "../dom.js";
 import { choice, table } from "./table.js";
 
@@ -40,3 +40,15 @@ export function afterDialogs() {
     (card || $("new-game")).focus();
   })));
 }
+// After New game or Rematch (new-game.js): once the new game's first state is drawn, focus
+// goes to its hand, not left on the button that asked for it (the header's New game).
+let newFrom; // the game a chosen new game replaces (undefined: none asked for)
+export function focusHandOnDeal(game) { newFrom = game; }
+table.onState((state) => {
+  if (newFrom === undefined || state.game === newFrom || document.querySelector("dialog[open]")) return;
+  const card = handCards()[0];
+  if (!card) return;
+  newFrom = undefined;
+  choice.focusIndex = 0;
+  focusCard(card.dataset.card);
+});

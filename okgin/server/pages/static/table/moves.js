@@ -3,6 +3,7 @@
 import * as Cards from "../cards.js";
 import * as Words from "../words.js";
 import { focusCard } from "./focus.js";
+import { offline } from "./offline.js";
 import { announce, choice, discardHeld, drawing, send, table } from "./table.js";
 
 export const can = (action) => table.state().view.legal.includes(action);
@@ -13,6 +14,7 @@ export function myTurn() {
 
 export function act(action) {
   if (!table.state() || !can(action)) return;
+  if (offline()) { announce("The connection is lost: reconnecting. Your move was not sent.", true); return; }
   choice.lifted = null; choice.ginChoice = false;
   send({ type: "act", action });
 }

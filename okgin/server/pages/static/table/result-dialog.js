@@ -6,7 +6,7 @@ import * as Motion from "../motion.js";
 import * as Result from "../result.js";
 import * as Words from "../words.js";
 import { myTurn } from "./moves.js";
-import { newGame } from "./new-game.js";
+import { chooseNewGame } from "./new-game.js";
 import { announce, contributedButtons, forgetting, inRoom, send, table, tell } from "./table.js";
 
 let resultShown = null; // the hand number whose result was shown
@@ -31,8 +31,8 @@ function gameOverButtons(state) {
   const room = inRoom();
   if (room) return room.gameOverButtons(state);
   const close = () => $("result").close();
-  return [button("Rematch", () => { close(); newGame(state.rules, state.levels); }, true),
-    button("New game", () => { close(); newGame(); })];
+  return [button("Rematch", () => { close(); chooseNewGame(state.rules, state.levels); }, true),
+    button("New game", () => { close(); chooseNewGame(); })];
 }
 export function showResult() {
   const state = table.state();
@@ -44,6 +44,7 @@ export function showResult() {
   const close = () => $("result").close();
   const own = state.final ? gameOverButtons(state)
     : [button("Next hand", () => { close(); send({ type: "next" }); }, true)];
+  if (!state.final) own[0].dataset.sends = "next"; // disabled while the connection is lost (offline.js)
   own.push(button("Close", close));
   buttons.replaceChildren(...contributedButtons(state), ...own);
   if (!$("result").open) $("result").showModal();
