@@ -22,11 +22,11 @@ from okgin.server.coach import statistics
 from okgin.server.coach.answers import coach_work
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
+from okgin.server.pages.history import history_page
 from okgin.server.pages.profile import profile_routes
 from okgin.server.pages.public_games import public_routes
 from okgin.server.pages.site import (
     STATIC,
-    history_page,
     howto_page,
     index,
     record_download,

@@ -12,14 +12,13 @@ its token in the ``X-CSRF-Token`` header.
 from __future__ import annotations
 
 import hmac
-import html
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from okgin.errors import sentence
-from okgin.server.pages.template import page
+from okgin.server.pages.template import message
 from okgin.server.players.identity import Session
 from okgin.server.players.sessions import session_of
 from okgin.server.wire.headers import origin_allowed
@@ -40,8 +39,7 @@ class FormRefused(Exception):
 
     def page(self, request: Request) -> HTMLResponse:
         """The answer: the profile page saying why (a sentence), with the refusal's status."""
-        return page(request, "Your profile",
-                    f"<p class=error role=alert>{html.escape(sentence(str(self)))}</p>", status=self.status)
+        return message(request, "Your profile", sentence(str(self)), self.status, error=True)
 
 
 def _from_our_page(request: Request) -> bool:

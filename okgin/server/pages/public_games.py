@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import html
+from dataclasses import dataclass
 
 import anyio.to_thread
 from starlette.requests import Request
@@ -10,7 +10,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from okgin.server.pages.forms import FormRefused, read_form
-from okgin.server.pages.template import page
+from okgin.server.pages.template import message
 from okgin.server.players.identity import Players
 from okgin.server.players.sharing import NotYours, Shared, Sharing
 
@@ -27,21 +27,26 @@ async def say_public(request: Request) -> Response:
         return refused.page(request)
     choice = fields.get("public")
     if choice not in ("yes", "no"):
-        return page(request, "Finished games", "<p class=error role=alert>public must be yes or no</p>",
-                    status=400)
+        return message(request, "Finished games", "Public must be yes or no.", 400, error=True)
     players: Players = request.app.state.players
     try:
         await anyio.to_thread.run_sync(Sharing(players.engine).say, session.player,
                                        request.path_params["game"], choice == "yes")
     except NotYours:
-        return page(request, "Finished games", "<p class=error role=alert>No game of yours with that id.</p>",
-                    status=404)
+        return message(request, "Finished games", "No game of yours with that id.", 404, error=True)
     return RedirectResponse("/history", status_code=303)
 
 
-def public_cell(game: str, shared: Shared, mine: int | None, csrf: str) -> str:
-    """History's cell for a game: whether it is public, who is still to say yes, and the
-    button that says yes (or takes it back) for the seat ``mine``."""
+@dataclass(frozen=True)
+class Public:
+    """History's cell for a game: whether it is public (``said``), and the button of the seat
+    looking (``button``: the ``public`` its form sends, "yes" or "no"; None: no button)."""
+    said: str
+    button: str | None
+
+
+def public_cell(shared: Shared, mine: int | None) -> Public:
+    """Whether a game is public, who is still to say yes, and what the seat ``mine`` may say."""
     if shared.public:
         said = "public: anyone with its link may see it"
     elif shared.waiting and mine in shared.said:
@@ -50,9 +55,5 @@ def public_cell(game: str, shared: Shared, mine: int | None, csrf: str) -> str:
     else:
         said = "private"
     if mine is None or mine not in shared.people:
-        return said
-    yes = mine not in shared.said
-    return (f'{said} <form method="post" action="/games/{html.escape(game)}/public" class=inline>'
-            f'<input type="hidden" name="csrf" value="{html.escape(csrf)}">'
-            f'<input type="hidden" name="public" value="{"yes" if yes else "no"}">'
-            f'<button type=submit>{"Make public" if yes else "Make private"}</button></form>')
+        return Public(said, None)
+    return Public(said, "yes" if mine not in shared.said else "no")

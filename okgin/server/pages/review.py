@@ -3,18 +3,17 @@ and uploaded records."""
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import anyio.to_thread
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 
 from okgin.advice.review import HandReview, review_match
 from okgin.errors import OkginError, sentence
 from okgin.record import loads, replay
-from okgin.server.pages import template
-from okgin.server.pages.review_body import review_body
+from okgin.server.pages.review_body import mistakes, review_lead
+from okgin.server.pages.template import message, render
 from okgin.server.players.access import shown_from
 from okgin.server.players.identity import Players
 from okgin.server.players.sharing import Sharing
@@ -23,15 +22,6 @@ from okgin.server.wire.jsonbound import JSONBoundError, check_unicode_in
 from okgin.steps import game_steps
 
 MAX_UPLOAD = 2_000_000
-
-
-def page(
-    request: Request, title: str, body: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (),
-    status: int = 200,
-) -> HTMLResponse:
-    """A coach's or a player's page: the house frame, with their links and styles."""
-    return template.page(request, title, body, scripts, (*styles, "coach.css"), links=template.COACH,
-                         status=status)
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -62,33 +52,12 @@ def _asked_seat(request: Request) -> int | None:
 
 # -- the replay viewer ------------------------------------------------------------------------
 
-_VIEWER = """<p id="replay-intro">{intro}</p>
-<form id="upload" class="{upload}"><label>A game record (JSON)
-<input type="file" id="record-file" accept=".json,application/json"></label></form>
-<p id="replay-error" class="error" role="alert"></p>
-<section id="viewer" data-game="{game}" hidden aria-label="Replay">
-<div class="replay-controls" role="group" aria-label="Replay controls">
-<label>Hand <select id="replay-hand"></select></label>
-<button type="button" id="replay-first" aria-keyshortcuts="Home">First move</button>
-<button type="button" id="replay-back" aria-keyshortcuts="ArrowLeft">Back</button>
-<button type="button" id="replay-forward" aria-keyshortcuts="ArrowRight">Forward</button>
-<button type="button" id="replay-last" aria-keyshortcuts="End">Last move</button>
-<label>Move <input type="range" id="replay-jump" min="0" value="0"></label>
-<span id="replay-position"></span></div>
-<p id="replay-move" class="replay-move" aria-live="polite"></p>
-<div id="replay-table"></div></section>
-<p class="small">Keys: ← back, → forward, Home the deal, End the last move.</p>"""
-
 
 async def replay_page(request: Request) -> Response:
     game = request.path_params.get("game", "")
     if game and await _finished(request) is None:
-        return page(request, "Replay", "<p>No finished game of yours with that id.</p>", status=404)
-    intro = ("Step through the game move by move, every hand face up." if game
-             else "Choose a game record to step through it move by move, every hand face up.")
-    body = _VIEWER.format(intro=intro, upload="hidden" if game else "",
-                          game=html.escape(game))
-    return page(request, "Replay", body, ("replay.js",), ("table.css",))
+        return message(request, "Replay", "No finished game of yours with that id.", 404, coach=True)
+    return render(request, "replay.html", game=game)
 
 
 async def replay_data(request: Request) -> Response:
@@ -128,39 +97,28 @@ async def review_page(request: Request) -> Response:
     try:
         asked = _asked_seat(request)
     except ValueError as error:
-        return page(request, "Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>", status=400)
+        return _refused(request, str(error), 400)
     found = await _finished(request, asked)
     if found is None:
-        return page(request, "Review", "<p>No finished game of yours with that id.</p>", status=404)
+        return message(request, "Review", "No finished game of yours with that id.", 404, coach=True)
     game, seat = found
-    if not 0 <= seat < len(game.record.get("players", [])):
-        return page(request, "Review", f"<p class=error>No seat {seat}: the game had "
-                    f"{len(game.record.get('players', []))}.</p>", status=400)
+    seats = len(game.record.get("players", []))
+    if not 0 <= seat < seats:
+        return _refused(request, f"no seat {seat}: the game had {seats}", 400)
     try:
         number = int(request.query_params.get("hand", "1"))
         review, names, count = await anyio.to_thread.run_sync(_review, game.record, number, seat)
     except (ValueError, OkginError) as error:
-        return page(request, "Review", f"<p class=error>{html.escape(sentence(str(error)))}</p>")
+        return _refused(request, str(error), 200)
     players: Players = request.app.state.players
     public = await anyio.to_thread.run_sync(Sharing(players.engine).is_public, game.id)
-    also = f"&amp;seat={seat}" if public and asked is not None else ""
-    links = " ".join(
-        f'<a href="?hand={n}{also}"{" aria-current=page" if n == number else ""}>Hand {n}</a>'
-        for n in range(1, count + 1)
-    )
-    replay_link = f'<p class=go><a href="/games/{html.escape(game.id)}/replay">Replay this game</a></p>'
-    body = (f"<nav aria-label=Hands class=hands>{links}</nav>"
-            f"{_seats(names, number, seat) if public else ''}{replay_link}"
-            f"{review_body(review, names, game.id)}")
-    return page(request, f"Review of hand {number}", body)
+    return render(request, "review.html", number=number, count=count, seat=seat, names=names,
+                  seat_asked=public and asked is not None, public=public, game=game.id,
+                  review_hand=review.hand, lead=review_lead(review), mistakes=mistakes(review, names))
 
 
-def _seats(names: list[str], number: int, seat: int) -> str:
-    """A public game's review may be read from any seat: a link to each."""
-    links = " ".join(
-        f'<a href="?hand={number}&amp;seat={n}"{" aria-current=page" if n == seat else ""}>'
-        f"{html.escape(name)}</a>" for n, name in enumerate(names))
-    return f"<nav aria-label='Seen from' class=hands>A public game: seen from {links}</nav>"
+def _refused(request: Request, error: str, status: int) -> Response:
+    return message(request, "Review", sentence(error), status, error=True, coach=True)
 
 
 def _review(record: dict[str, Any], number: int, seat: int) -> tuple[HandReview, list[str], int]:
@@ -168,9 +126,3 @@ def _review(record: dict[str, Any], number: int, seat: int) -> tuple[HandReview,
     if not 1 <= number <= len(match.hands):
         raise OkginError(f"no hand {number}: the game had {len(match.hands)}")
     return review_match(match, seat, names, hand=number)[0], list(names), len(match.hands)
-
-
-def history_links(game_id: str) -> str:
-    """The links the history page shows beside each finished game."""
-    quoted = html.escape(game_id)
-    return f'<a href="/games/{quoted}/replay">replay</a> · <a href="/games/{quoted}/review">review</a>'

@@ -1,31 +1,24 @@
-"""The HTTP side: the page, How to play, the history of finished games and their records."""
+"""The HTTP side: the game page, How to play, finished games' records, the rules for the panel."""
 
 from __future__ import annotations
 
 import contextlib
-import datetime
-import html
 import typing
 from dataclasses import fields
 from pathlib import Path
-from string import Template
 from typing import Any
 
 import anyio.to_thread
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 
 from okgin.errors import OkginError, sentence
 from okgin.record import dumps
 from okgin.rules import PRESET_DESCRIPTIONS, PRESETS, Rules
 from okgin.server.pages.howto import how_to_play
-from okgin.server.pages.public_games import public_cell
-from okgin.server.pages.review import history_links
-from okgin.server.pages.template import page, you_link
+from okgin.server.pages.template import message, render
 from okgin.server.players.access import shown_from
-from okgin.server.players.identity import Players
 from okgin.server.players.sessions import session_of
-from okgin.server.players.sharing import Shared, Sharing, people
 from okgin.server.rooms.room import LEVELS
 from okgin.server.store.storage import Store
 from okgin.server.wire.jsonbound import JSONBoundError, loads
@@ -35,15 +28,14 @@ STATIC = Path(__file__).parent / "static"
 
 async def index(request: Request) -> Response:
     """The game page (also at /r/<code>, a room's invite link): static/index.html, a template
-    whose fields are ``$name``, the player's display name (rooms prefill it), and ``$you``, the
-    frame's last link (``you_link``: the signed-in player's name, or Sign in); its modules
-    (game.js, coach.js, room.js) are named in the page itself. Read at each request, as the
-    static files are, so an edited page is served at once."""
-    page = Template((STATIC / "index.html").read_text(encoding="utf-8"))
+    given ``name``, the player's display name (rooms prefill it), and the frame's ``you`` (the
+    signed-in player's name, or Sign in); its modules (game.js, coach.js, room.js) are named in
+    the page itself. Its template is read again whenever the file changes, as the static files
+    are, so an edited page is served at once."""
     session = session_of(request)
-    name = html.escape(session.name or "") if session is not None else ""
-    return HTMLResponse(page.substitute(name=name, you=you_link(session)),
-                        headers={"Cache-Control": "no-cache"})
+    answer = render(request, "index.html", name=session.name or "" if session is not None else "")
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
 
 
 def _rules_from_query(request: Request) -> Rules:
@@ -63,51 +55,16 @@ async def howto_page(request: Request) -> Response:
     try:
         rules = _rules_from_query(request)
     except OkginError as error:
-        return page(request, "How to play", f"<p>{html.escape(sentence(str(error)))}</p>", status=400)
+        return message(request, "How to play", sentence(str(error)), 400)
     store: Store = request.app.state.store
     game_id = request.query_params.get("game")
     if game_id and not is_id(game_id):
-        return page(request, "How to play", "<p>No such game.</p>", status=404)
+        return message(request, "How to play", "No such game.", 404)
     if game_id and (game := await anyio.to_thread.run_sync(store.load, game_id)) is not None:
         with contextlib.suppress(OkginError):  # a stored game's rules were valid when it began
             rules = Rules.from_json(game.record.get("rules", "oklahoma"))
-    body = f"<p class=lead>Rules in force: {html.escape(PRESET_DESCRIPTIONS.get(rules.preset, ''))}"
-    body += " (with house rules)" if rules.changes() else ""
-    body += "</p>" + "".join(
-        f"<h2>{html.escape(head)}</h2><p>{html.escape(text)}</p>" for head, text in how_to_play(rules)
-    )
-    return page(request, "How to play", body)
-
-
-async def history_page(request: Request) -> Response:
-    store: Store = request.app.state.store
-    players: Players = request.app.state.players
-    session = session_of(request)
-    player = session.player if session else None
-    finished = await anyio.to_thread.run_sync(store.finished, player) if player else []
-    said = await anyio.to_thread.run_sync(Sharing(players.engine).said_in, [g.id for g in finished])
-    mine = await anyio.to_thread.run_sync(players.games_of, player) if player else {}
-    rows = []
-    for game in finished:
-        shared = Shared(people(game.levels), said[game.id])
-        public = public_cell(game.id, shared, mine.get(game.id), session.csrf if session else "")
-        names = game.record.get("players", [])
-        when = datetime.datetime.fromtimestamp(game.updated).strftime("%Y-%m-%d %H:%M")
-        scores = ", ".join(f"{html.escape(n)} {s}" for n, s in zip(names, game.scores or (), strict=False))
-        winner = html.escape(names[game.winner]) if game.winner is not None else "?"
-        rows.append(
-            f"<tr><td>{when}</td><td>{winner}</td><td>{scores}</td>"
-            f"<td>{len(game.record.get('hands', []))}</td>"
-            f'<td><a href="/games/{html.escape(game.id)}/record" download>record</a> · '
-            f"{history_links(game.id)}</td><td>{public}</td></tr>"
-        )
-    table = (
-        "<table><thead><tr><th>Finished</th><th>Winner</th><th>Final scores</th><th>Hands</th>"
-        "<th>Record</th><th>Public</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
-        if rows else "<p>No finished games yet.</p>"
-    ) + ('<p><a href="/replay">Replay a record file</a> · <a href="/stats">Your statistics</a>'
-         ' · <a href="/leaderboard">Leaderboard</a> · <a href="/t">Tournaments</a></p>')
-    return page(request, "Finished games", table)
+    return render(request, "howto.html", rules=PRESET_DESCRIPTIONS.get(rules.preset, ""),
+                  house=bool(rules.changes()), parts=how_to_play(rules))
 
 
 async def record_download(request: Request) -> Response:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import html
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
 import anyio.to_thread
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -14,10 +14,10 @@ from okgin.scoring import Outcome
 from okgin.server.coach import statistics
 from okgin.server.coach.statistics import HandRow
 from okgin.server.pages.charts import bar_chart, line_chart
-from okgin.server.pages.leaderboard import TITLES, rating_text
-from okgin.server.pages.review import page
+from okgin.server.pages.leaderboard import TITLES
+from okgin.server.pages.template import fragment, render
 from okgin.server.players.rating_store import Point, RatingStore, Results
-from okgin.server.players.ratings import FAMILIES, Rating, shown_rating
+from okgin.server.players.ratings import FAMILIES, PROVISIONAL, Rating, shown_rating
 from okgin.server.players.sessions import player_of
 from okgin.server.store.storage import Store, storage_errors
 
@@ -28,46 +28,26 @@ async def stats_page(request: Request) -> Response:
     store: Store = request.app.state.store
     rated: RatingStore = request.app.state.ratings
     player = player_of(request)
-    if player is None:
-        return page(request, "Your statistics", NOTHING)
-    rows, history, results, current = await anyio.to_thread.run_sync(_figures, store, rated, player)
-    if not rows and not history:
-        return page(request, "Your statistics", NOTHING)
-    body = ratings_body(history, current) + results_body(results)
-    if rows:
-        body += "<h2>Your hands against the computer</h2>" + stats_body(rows)
-    return page(request, "Your statistics", body)
+    rows, history, results, current = (
+        await anyio.to_thread.run_sync(_figures, store, rated, player) if player is not None
+        else ([], [], [], {}))
+    return render(request, "stats.html", ratings=rating_charts(history, current), results=results,
+                  hands=stats_body(rows) if rows else None, titles=TITLES, provisional=PROVISIONAL,
+                  played=bool(rows or history))
 
 
-NOTHING = "<p>No finished games yet: finish a game to see your results.</p>"
-
-
-def ratings_body(history: Sequence[Point], current: dict[str, Rating]) -> str:
-    """Your rating in each family you played, and its history as a chart (with its table)."""
-    parts = []
+def rating_charts(history: Sequence[Point], current: dict[str, Rating]) -> list[tuple[str, Rating, Markup]]:
+    """Your rating in each family you played (its title, the rating), and its history as a chart."""
+    charts = []
     for number, family in enumerate(FAMILIES, start=1):
         points = [p for p in history if p.family == family]
         if family not in current or not points:
             continue
-        parts.append(f"<h2>{TITLES[family]}: rating {rating_text(current[family])}</h2>" + line_chart(
+        charts.append((family, current[family], line_chart(
             f"rating-{number}", f"Your rating after each rated game: {TITLES[family].lower()}",
             [(f"#{i}", shown_rating(p.rating)) for i, p in enumerate(points, start=1)], "rating",
-            label="Rated game"))
-    return "".join(parts)
-
-
-def results_body(results: Sequence[Results]) -> str:
-    """Your finished, rated games by rules, against the computer (solo) or in rooms."""
-    if not results:
-        return ""
-    rows = "".join(
-        f"<tr><td>{html.escape(r.preset)}</td><td>{'solo, against the computer' if r.solo else 'a room'}</td>"
-        f"<td>{r.seats}</td><td>{r.games}</td><td>{r.won}</td><td>{r.mean_place:.2f}</td></tr>"
-        for r in results)
-    return ("<h2>Your results by rules</h2><table class=results><thead><tr><th scope=col>Rules</th>"
-            "<th scope=col>Where</th><th scope=col>Seats</th><th scope=col>Games</th>"
-            "<th scope=col>Won</th><th scope=col>Average place</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+            label="Rated game")))
+    return charts
 
 
 def _figures(store: Store, rated: RatingStore, player: str) -> tuple[
@@ -89,13 +69,11 @@ def _games(rows: Sequence[HandRow]) -> dict[str, list[HandRow]]:
     return games
 
 
-def stats_body(rows: Sequence[HandRow]) -> str:
-    """The page's figures: totals, then one chart (with its table) per question."""
+def stats_body(rows: Sequence[HandRow]) -> Markup:
+    """Your hands against the computer: totals, then one chart (with its table) per question."""
     games = _games(rows)
     won_games = sum(hands[0].won_game for hands in games.values())
     won_hands = sum(row.won_hand for row in rows)
-    lead = (f"<p class=lead>Your results as the person at the table (seat 0) in {len(games)} "
-            f"finished game{'s' if len(games) != 1 else ''} against the computer.</p>")
     numbered = [(f"Game {i}", hands) for i, hands in enumerate(games.values(), start=1)]
 
     def per_game(pick: Callable[[HandRow], int | None]) -> list[tuple[str, float]]:
@@ -114,10 +92,10 @@ def stats_body(rows: Sequence[HandRow]) -> str:
         line_chart("mistakes", "Mistakes per hand (from the review), game by game",
                    per_game(lambda r: r.mistakes), "mistakes per hand"),
     ]
-    return lead + "".join(charts)
+    return fragment("stats_hands.html", games=len(games), charts=charts)
 
 
-def _outcome_charts(rows: Sequence[HandRow]) -> list[str]:
+def _outcome_charts(rows: Sequence[HandRow]) -> list[Markup]:
     """One chart of how hands ended for each set of rules played."""
     by_rules: dict[str, Counter[str]] = defaultdict(Counter)
     for row in rows:
