@@ -43,7 +43,7 @@ node_modules/axe-core/axe.min.js: package-lock.json | system
 # Two workers, each taking whole files (a file's fixtures, servers and browser start once): most
 # tests wait on servers, browsers and animations, so two at once use the two cores.
 unit: $(STAMP) system node_modules/axe-core/axe.min.js
-	$(BIN)/pytest -q -n 2 --dist loadfile
+	$(BIN)/pytest -q -n 2 --dist loadfile --durations=25
 
 test: lint typecheck unit
 
