@@ -17,11 +17,11 @@ AXE = Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 @contextmanager
 def opened(browser: Browser, url: str, width: int = 1280, height: int = 800, reduce: bool = True,
-           touch: bool = False, **options: Any) -> Iterator[Page]:
+           touch: bool = False, mobile: bool = False, **options: Any) -> Iterator[Page]:
     """A page at ``width``×``height`` with these options (instant opponents unless told); ``touch``
-    makes a touch-only device (a coarse pointer and no fine one)."""
+    makes a touch-only device (a coarse pointer and no fine one), ``mobile`` a phone's browser."""
     context = new_context(browser, viewport={"width": width, "height": height}, has_touch=touch,
-                          reduced_motion="reduce" if reduce else "no-preference")
+                          is_mobile=mobile, reduced_motion="reduce" if reduce else "no-preference")
     chosen = {"speed": "instant", "levels": ["normal"], **options}
     context.add_init_script(f"localStorage.setItem('okgin.options', {json.dumps(json.dumps(chosen))})")
     page = context.new_page()

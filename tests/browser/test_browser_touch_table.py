@@ -9,17 +9,15 @@ at 360×640, the turn a knock becomes possible keeps "Knock, discarding …" ins
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
 import pytest
 from browser_play import WAIT, ending_button, mouse_turn, next_hand, wait_my_move
-from conftest import new_context, shot
+from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
-from table_helpers import planned_turn, seeded_game
-from test_browser_layout import SEED, create_room, settle, start_room
+from table_helpers import opened, planned_turn, seeded_game
+from test_browser_layout import SEED, create_room, settle, start_room, to_my_discard
 
 PHONES = ((360, 640), (375, 740), (740, 360))
 TOUCH = 44
@@ -85,23 +83,9 @@ TABLE = ["#hand .card", "#actions button", "#stock", "#menu-toggle"]
 DIALOG = ["dialog[open] h2", "dialog[open] .dialog-buttons button"]
 
 
-@contextmanager
-def phone(browser: Browser, server: ServerProcess, **options: object) -> Iterator[Page]:
+def phone(browser: Browser, server: ServerProcess, **options: object) -> AbstractContextManager[Page]:
     """A touch phone (a coarse pointer, no fine one) at 360×640 showing a new solo game."""
-    context = new_context(browser, viewport={"width": 360, "height": 640}, has_touch=True,
-                          is_mobile=True, reduced_motion="reduce")
-    chosen = {"speed": "instant", "levels": ["normal"], **options}
-    context.add_init_script(f"localStorage.setItem('okgin.options', {json.dumps(json.dumps(chosen))})")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server.url)
-    page.wait_for_selector("#hand .card")
-    try:
-        yield page
-    finally:
-        context.close()
-    assert not errors, errors
+    return opened(browser, server.url, 360, 640, touch=True, mobile=True, **options)
 
 
 def measure(page: Page, label: str, root: str, needed: list[str], menu: list[str] | None = None) -> list[str]:
@@ -132,15 +116,6 @@ def measure(page: Page, label: str, root: str, needed: list[str], menu: list[str
     return failed
 
 
-def to_a_discard(page: Page) -> None:
-    for _ in range(60):
-        assert wait_my_move(page) == "you", "the hand ended before the person's first discard"
-        if page.evaluate("document.body.dataset.phase") == "discard":
-            return
-        mouse_turn(page)
-    raise AssertionError("never reached a discard")
-
-
 def play_to(page: Page, end: str) -> None:
     """Play by mouse to the end of the hand (``end="hand-over"``) or of the game (``"over"``)."""
     for _ in range(1200):
@@ -157,7 +132,7 @@ def play_to(page: Page, end: str) -> None:
 def test_the_solo_table_by_touch(browser: Browser, server: ServerProcess) -> None:
     with phone(browser, server, coach=True) as page:
         seeded_game(page, SEED, target=1)
-        to_a_discard(page)
+        to_my_discard(page)
         failed = measure(page, "solo-table", "body", TABLE, menu=TABLE)
         play_to(page, "over")
         failed += measure(page, "solo-game-over", "dialog[open]", DIALOG)
@@ -172,7 +147,7 @@ def test_a_rooms_lobby_table_and_game_over_by_touch(browser: Browser, server: Se
         page.set_viewport_size({"width": 360, "height": 640})
         failed = measure(page, "room-lobby", "body", ["#start-game", "#menu-toggle"])
         start_room(page)
-        to_a_discard(page)
+        to_my_discard(page)
         # The Menu open shows the room's panel under the header, in the page's flow (it never
         # covers the table): the table follows it, reached by scrolling.
         failed += measure(page, "room-table", "body", TABLE, menu=["#menu-toggle", "#room h2"])
