@@ -24,6 +24,7 @@ from okgin.server.players.ratings import FAMILIES, PROVISIONAL, shown_rating
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
 from okgin.server.store.chips import DAILY_CHIPS, Line, Wallets
+from okgin.server.tournaments.words import format_name
 
 RECENT = 5
 """How many of your last rated games the profile lists."""
@@ -93,7 +94,8 @@ def _read(players: Players, rated: RatingStore, session: Session) -> dict[str, A
     accounts, wallets, player = Accounts(players), Wallets(players.engine), session.player
     username = accounts.username(player)
     lines = wallets.ledger(player)
-    events = wallets.tournaments([line.game for line in lines])
+    events = {pool: name or format_name(fmt)
+              for pool, (name, fmt) in wallets.tournaments([line.game for line in lines]).items()}
     return {
         "games": len(players.games_of(player)), "username": username,
         "standings": rated.standings(player), "recent": list(reversed(rated.history(player, RECENT))),

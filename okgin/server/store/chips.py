@@ -18,6 +18,7 @@ the ledger holds one row per game, seat and kind. Every call blocks: run it in a
 from __future__ import annotations
 
 import datetime
+import json
 import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -87,18 +88,19 @@ class Wallets:
         with storage_errors("could not read your chips"), self.engine.connect() as db:
             return [Line(r.at, r.kind, r.amount, r.balance, r.game, r.seat) for r in db.execute(query)]
 
-    def tournaments(self, pools: Iterable[str | None]) -> dict[str, str]:
+    def tournaments(self, pools: Iterable[str | None]) -> dict[str, tuple[str, str]]:
         """Which of ``pools`` are tournaments' entry fees (a pool made at its own name): each
-        one's tournament's name, by pool."""
+        one's tournament's name ("" once its host's account is deleted) and format, by pool."""
         ids = [p for p in pools if p is not None]
         if not ids:
             return {}
         pools_ = chip_pools.c
-        query = (select(pools_.game, tournament_table.c.name)
+        query = (select(pools_.game, tournament_table.c.name, tournament_table.c.data)
                  .join(tournament_table, tournament_table.c.code == pools_.game)
                  .where(pools_.game.in_(ids), pools_.room == pools_.game))
         with storage_errors("could not read your chips"), self.engine.connect() as db:
-            return {str(game): str(name) for game, name in db.execute(query)}
+            return {str(game): (str(name), str(json.loads(data).get("format", "")))
+                    for game, name, data in db.execute(query)}
 
     def seat_players(self, room: str) -> dict[int, str]:
         """Who took each person's seat of ``room`` (the players a stake is taken from)."""

@@ -233,7 +233,7 @@ def _finished_game_in_a_room(store: Store, player: str, name: str) -> str:
 
 
 SWISS = {"format": "swiss", "places": "4", "table": "2", "preset": "oklahoma", "target": "100",
-         "levels": "normal"}
+         "levels": "normal", "fee": "10"}
 
 
 def _tournament(host: Browser, *joining: tuple[Browser, str]) -> str:
@@ -291,4 +291,7 @@ def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_name
         assert FORMER in shown and "Quinn" not in shown
         entrants = bob.go("GET", f"/t/{code}/state").json()["entrants"]
         assert sorted(e["name"] for e in entrants) == sorted([FORMER, "Bob"])
+    # The tournament she named after herself is called by its format, in Bob's ledger too.
+    assert "<title>Swiss" in bob.go("GET", f"/t/{hosted}").text
+    assert bob.go("GET", "/profile").text.count("Entry fee, Swiss") == 2  # hers and his own (he has no name)
     assert bob.go("GET", f"/games/{game}/record").status_code == 404  # only its players'; she is gone
