@@ -21,7 +21,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).parents[2] / "artifacts"
-FAST = {"speed": "instant", "levels": ["normal"]}
+FAST = {"speed": "instant", "levels": ["normal"], "reduceMotion": True}
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from browser_play import ending_button, mouse_turn, moved, wait_my_move
-from conftest import ARGS, game_page, new_context, shot  # noqa: F401
+from conftest import ARGS, FAST, game_page, new_context, shot  # noqa: F401
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from stored_games import store_record
@@ -21,7 +21,7 @@ from test_coach_server import player_of_cookie, seed_games
 from okgin.server.players.identity import Players
 from okgin.server.store.storage import Store
 
-COACH = {"speed": "instant", "levels": ["normal"], "coach": True}
+COACH = {**FAST, "coach": True}
 REASON = re.compile(r"^(Take|Pass|Draw|Discard|Knock|Go)\b[^:]*: \w")
 
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from browser_play import discard_choice, keyboard_turn, mouse_turn, moved, next_hand, wait_my_move
-from conftest import new_context, shot
+from conftest import FAST, new_context, shot
 from playwright.sync_api import Browser, Page, expect
 from scripted_client import assert_fair
 from server_process import ServerProcess
@@ -115,7 +115,7 @@ def test_reload_in_the_middle_of_a_hand_resumes_it(page: Page) -> None:
 def test_no_websocket_frame_shows_a_hidden_card(browser: Browser, server: ServerProcess) -> None:
     context = new_context(browser, viewport={"width": 375, "height": 812})
     context.add_init_script("localStorage.setItem('okgin.options', JSON.stringify("
-                            + json.dumps({"speed": "instant", "levels": ["hard"], "coach": True}) + "))")
+                            + json.dumps({**FAST, "levels": ["hard"], "coach": True}) + "))")
     page = context.new_page()
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import new_context, shot
+from conftest import FAST, new_context, shot
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from server_process import ServerProcess
 from test_browser_rooms import RULES, play_together
@@ -33,7 +33,7 @@ def phone(browser: Browser, made: list[BrowserContext], url: str, errors: list[s
     context = new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
     made.append(context)
     context.add_init_script(
-        f"localStorage.setItem('okgin.options', '{json.dumps({'speed': 'instant', 'levels': ['normal']})}');"
+        f"localStorage.setItem('okgin.options', '{json.dumps(FAST)}');"
         f"localStorage.setItem('okgin.rules', '{json.dumps(RULES)}');")
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))

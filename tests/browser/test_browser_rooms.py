@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from browser_play import mouse_turn
-from conftest import new_context
+from conftest import FAST, new_context
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from server_process import ServerProcess
 from table_helpers import axe
@@ -51,7 +51,7 @@ def open_page(browser: Browser, url: str, errors: list[str], clock: bool = False
     context = new_context(browser, viewport={"width": 1280, "height": 900})
     OPENED.append(context)
     context.add_init_script(
-        f"localStorage.setItem('okgin.options', '{json.dumps({'speed': 'instant', 'levels': ['normal']})}');"
+        f"localStorage.setItem('okgin.options', '{json.dumps(FAST)}');"
         f"localStorage.setItem('okgin.rules', '{json.dumps(RULES)}');"
     )
     page = context.new_page()

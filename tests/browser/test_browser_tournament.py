@@ -13,13 +13,13 @@ from typing import Any
 
 import httpx
 from browser_play import mouse_turn
-from conftest import new_context
+from conftest import FAST, new_context
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from table_helpers import axe
 
 WAIT = 20_000
-OPTIONS = json.dumps({"speed": "instant", "levels": ["normal"]})
+OPTIONS = json.dumps(FAST)
 
 
 def person(browser: Browser, url: str, errors: list[str]) -> Page:
