@@ -15,7 +15,6 @@ import json
 import math
 import random
 import re
-import statistics
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -131,7 +130,8 @@ def rate_everyone(url: str, chance: random.Random) -> None:
             ordinal = chance.uniform(-8, 8)
             for family in ("two-player", "multi-player"):
                 rows.append({"player": player, "family": family, "mu": ordinal + 6, "sigma": 2.0,
-                             "ordinal": ordinal, "bucket": math.floor(ordinal * 10), "games": 9, "updated": 0.0})
+                             "ordinal": ordinal, "bucket": math.floor(ordinal * 10), "games": 9,
+                             "updated": 0.0})
         db.execute(insert(ratings), rows)
     engine.dispose()
 

@@ -59,7 +59,10 @@ def test_a_three_seat_table_waits_for_three_who_all_accept_each_other() -> None:
 def test_a_predicate_given_to_tables_decides_every_pairing() -> None:
     pool = [seeker(1, 1500), seeker(2, 1500), seeker(3, 1500), seeker(4, 1500)]
     blocked = {("p1", "p2"), ("p2", "p1")}
-    tabled = tables(pool, NOW, lambda a, b, now: (a.player, b.player) not in blocked and compatible(a, b, now))
+    def unblocked(a: Seeker, b: Seeker, now: float) -> bool:
+        return (a.player, b.player) not in blocked and compatible(a, b, now)
+
+    tabled = tables(pool, NOW, unblocked)
     assert all({s.player for s in t} != {"p1", "p2"} for t in tabled) and len(tabled) == 2
 
 
