@@ -22,13 +22,14 @@ from starlette.routing import BaseRoute, Route
 from okgin.errors import OkginError
 from okgin.server.pages.forms import FormRefused, read_json
 from okgin.server.pages.template import message, render
-from okgin.server.players.identity import Session
+from okgin.server.players.identity import Players, Session
 from okgin.server.players.sessions import session_of
 from okgin.server.pool.choices import CHOICES
 from okgin.server.pool.matchmaker import Matchmaker
 from okgin.server.pool.window import WINDOW_GROWTH, WINDOW_MAX, WINDOW_START
+from okgin.server.rooms.room import clean_name
 
-Call = Callable[[Matchmaker, Session, str, dict[str, object]], Any]
+Call = Callable[[Matchmaker, Session, str, dict[str, object], Players], Any]
 
 
 async def play_online_page(request: Request) -> HTMLResponse:
@@ -41,22 +42,32 @@ async def play_online_page(request: Request) -> HTMLResponse:
                   settings=pool.settings, window=(WINDOW_START, WINDOW_GROWTH, WINDOW_MAX))
 
 
-def _join(pool: Matchmaker, session: Session, _seeker: str, body: dict[str, object]) -> dict[str, Any]:
-    seeker = pool.join(session.player, session.name or "Guest", body.get("rules"), body.get("seats"))
+def _join(pool: Matchmaker, session: Session, _seeker: str, body: dict[str, object],
+          players: Players) -> dict[str, Any]:
+    """Join the pool under the name typed (else the player's own, else "Guest"); a player with
+    no name yet keeps the one typed, as sitting at a table does."""
+    typed = body.get("name")
+    name = clean_name(typed if isinstance(typed, str) and typed.strip() else session.name or "Guest")
+    seeker = pool.join(session.player, name, body.get("rules"), body.get("seats"))
+    if session.name is None and isinstance(typed, str) and typed.strip():
+        players.name_once(session.player, name)
     return pool.status(seeker, seeker.joined)
 
 
-def _look(pool: Matchmaker, session: Session, seeker: str, _body: dict[str, object]) -> dict[str, Any]:
+def _look(pool: Matchmaker, session: Session, seeker: str, _body: dict[str, object],
+          _players: Players) -> dict[str, Any]:
     return pool.look(seeker, session.player)
 
 
-def _cancel(pool: Matchmaker, session: Session, seeker: str, _body: dict[str, object]) -> dict[str, Any]:
+def _cancel(pool: Matchmaker, session: Session, seeker: str, _body: dict[str, object],
+            _players: Players) -> dict[str, Any]:
     if pool.cancel(seeker, session.player):
         return {"state": "cancelled"}
     return pool.look(seeker, session.player)  # seated meanwhile (or gone): the page is told
 
 
-def _computer(pool: Matchmaker, session: Session, seeker: str, _body: dict[str, object]) -> dict[str, Any]:
+def _computer(pool: Matchmaker, session: Session, seeker: str, _body: dict[str, object],
+              _players: Players) -> dict[str, Any]:
     return pool.computer(seeker, session.player)
 
 
@@ -69,7 +80,8 @@ def _endpoint(call: Call) -> Callable[[Request], Awaitable[Response]]:
         pool: Matchmaker = request.app.state.pool
         seeker = str(request.path_params.get("seeker", ""))
         try:
-            answer = await anyio.to_thread.run_sync(call, pool, session, seeker, body)
+            players: Players = request.app.state.players
+            answer = await anyio.to_thread.run_sync(call, pool, session, seeker, body, players)
         except OkginError as error:  # a choice not offered, an offer too early, the pool unreachable
             return JSONResponse({"error": str(error)}, status_code=400)
         return JSONResponse(answer, status_code=404 if answer.get("state") == "gone" else 200)

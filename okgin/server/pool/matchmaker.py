@@ -25,7 +25,7 @@ from okgin.server.pool.seekers import SEATED, WAITING, Seeker
 from okgin.server.pool.store import PoolStore
 from okgin.server.pool.window import compatible, tables, window
 from okgin.server.rooms.games import Game
-from okgin.server.rooms.room import Room, new_code
+from okgin.server.rooms.room import MAX_NAME, Room, new_code
 from okgin.server.rooms.turns import turn_deadline
 from okgin.server.store.room_store import GameWrite, RoomTable
 
@@ -171,6 +171,17 @@ class Matchmaker:
             await asyncio.sleep(self.settings.tick)
 
 
+def _unused_name(name: str, taken: list[str]) -> str:
+    """``name``, or with a number after it when someone at the table has it already ("Guest 2")."""
+    used = {other.casefold() for other in taken}
+    number = 1
+    shown = name
+    while shown.casefold() in used:
+        number += 1
+        shown = f"{name[:MAX_NAME - 1 - len(str(number))]} {number}"
+    return shown
+
+
 def make_room(code: str, table: list[Seeker], settings: PoolSettings,
               away_grace: float) -> tuple[Room, GameWrite, dict[int, str]]:
     """The rated room for ``table`` (seat order), dealt and playing: the coach off, the turn
@@ -180,7 +191,8 @@ def make_room(code: str, table: list[Seeker], settings: PoolSettings,
                                coach=False)
     room.code = code
     for seat, seeker in enumerate(table[1:], start=1):
-        room.sit(seat, seeker.name)  # the token is thrown away: each finds their seat by player
+        room.sit(seat, _unused_name(seeker.name, room.names))  # the token is thrown away: each
+        # finds their seat by their player
     now = time.time()
     for seat in range(len(table), seats):
         room.set_computer(room.host, seat, settings.level, now)

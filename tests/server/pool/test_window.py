@@ -91,3 +91,4 @@ def test_tables_seat_each_seeker_once_at_a_full_table_of_their_choice_within_eve
         same = [s for s in left if (s.preset, s.seats) == kind]
         if kind[1] == 2:
             assert not any(compatible(a, b, NOW) for a in same for b in same if a is not b)
+

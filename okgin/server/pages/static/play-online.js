@@ -83,8 +83,9 @@ async function look() {
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const [rules, seats] = new FormData(form).get("choice").split("/");
-  const answer = await call("/play-online/seek", { rules, seats: Number(seats) });
+  const fields = new FormData(form);
+  const [rules, seats] = fields.get("choice").split("/");
+  const answer = await call("/play-online/seek", { rules, seats: Number(seats), name: fields.get("name") });
   if (show(answer)) timer = setTimeout(look, LOOK_MS);
 });
 
