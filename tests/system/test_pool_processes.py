@@ -1,8 +1,9 @@
 """Play online across processes: two `okgin serve` behind Debian's nginx (started here), one
-PostgreSQL, one Redis holding the pool. 400 scripted seekers on mixed rules and seats, arriving
-within 10 s, with ratings from 1100 to 1900: every one is seated exactly once, at a table of
-their choice, every pair within both their windows; the wait's p50 and p95 are printed. Then a
-process is SIGKILLed mid-pairing: every seeker is seated or told to seek again within 15 s.
+PostgreSQL, and the pool in Redis (the broker) or, with no broker, in PostgreSQL. 400 scripted
+seekers on mixed rules and seats, arriving within 10 s, with ratings from 1100 to 1900: every one
+is seated exactly once, at a table of their choice, every pair within both their windows; the
+wait's p50 and p95 are printed. Then a process is SIGKILLed mid-pairing: every seeker is seated
+or told to seek again within 15 s.
 
 Each scripted seeker names itself in the query (``?room=<its key>``) so that nginx, which hashes
 on ``room``, spreads the seekers over both processes as it spreads rooms: each process then
@@ -30,6 +31,7 @@ from server_process import ServerProcess
 from sqlalchemy import create_engine, insert, select
 
 from okgin.server.pool.redis_pool import KEY, RedisPool
+from okgin.server.pool.store import PoolStore, SqlPool
 from okgin.server.pool.window import window
 from okgin.server.rooms.room import Room
 from okgin.server.store.schema import ratings, room_players, rooms, sessions
@@ -64,15 +66,22 @@ class Scripted:
         return self.told - self.asked
 
 
-@pytest.fixture
-def front(tmp_path: Path, postgres: Postgres, redis_server: Redis) -> Iterator[tuple[Any, ...]]:
+@pytest.fixture(params=["redis", "postgresql"])
+def front(request: pytest.FixtureRequest, tmp_path: Path, postgres: Postgres,
+          redis_server: Redis) -> Iterator[tuple[Any, ...]]:
+    """Two processes and nginx; the pool in Redis (the broker) or, with no broker, in PostgreSQL."""
     redis.Redis.from_url(redis_server.url).delete(KEY)
     url = postgres.fresh_database()
-    shared = ("--db", url, "--broker", redis_server.url, "--no-address-limits", "--pool-offer-seconds", "600")
+    broker = ("--broker", redis_server.url) if request.param == "redis" else ()
+    shared = ("--db", url, *broker, "--no-address-limits", "--pool-offer-seconds", "600")
     one = ServerProcess(tmp_path / "unused1.db", extra=shared).start()  # one after the other: the
     two = ServerProcess(tmp_path / "unused2.db", extra=shared).start()  # first makes the tables
     nginx = Nginx([one.port, two.port], address_limits=False).start()
-    yield one, two, nginx, url, redis_server.url
+    engine = create_engine(url)
+    pool: PoolStore = RedisPool(redis_server.url) if request.param == "redis" else SqlPool(engine)
+    yield one, two, nginx, url, pool
+    pool.close()
+    engine.dispose()
     nginx.stop()
     one.stop()
     two.stop()
@@ -177,7 +186,7 @@ def percentile(values: list[float], share: float) -> float:
 
 def test_four_hundred_seekers_on_two_processes_are_each_seated_once_within_their_windows(
         front: tuple[Any, ...]) -> None:
-    _one, _two, nginx, url, _redis = front
+    _one, _two, nginx, url, _pool = front
     chance = random.Random(26)
     seekers = [Scripted(f"k{i}-{n}", rules, seats) for i, (rules, seats, count) in enumerate(MIX)
                for n in range(count)]
@@ -204,7 +213,7 @@ def test_four_hundred_seekers_on_two_processes_are_each_seated_once_within_their
 
 
 def test_a_process_killed_mid_pairing_loses_nobody(front: tuple[Any, ...]) -> None:
-    one, two, nginx, url, redis_url = front
+    one, two, nginx, url, pool = front
     chance = random.Random(15)
     seekers = [Scripted(f"x{n}", rules, seats) for n, (rules, seats) in
                enumerate([("oklahoma", 2)] * 60 + [("oklahoma-multiplayer", 3)] * 60 + [("gin", 2)] * 40)]
@@ -212,6 +221,7 @@ def test_a_process_killed_mid_pairing_loses_nobody(front: tuple[Any, ...]) -> No
     killed_at = 0.0
 
     orphaned: list[str] = []
+    killed_by = 0.0
 
     async def killer() -> None:
         """Three seconds in, the dying process is made to hold claims it never seats (as if it
@@ -219,19 +229,23 @@ def test_a_process_killed_mid_pairing_loses_nobody(front: tuple[Any, ...]) -> No
         seldom lands in it), then is SIGKILLed."""
         nonlocal killed_at
         await asyncio.sleep(3.0)
-        pool = RedisPool(redis_url)
-        waiting = [s for s in pool.waiting(time.time()) if (s.preset, s.seats) == ("oklahoma", 2)]
-        for number, (a, b) in enumerate(zip(waiting[::2], waiting[1::2], strict=False)):
-            at = time.time()
-            if pool.claim(f"dead-{number}", {a.id: 0, b.id: 1}, at, at + 5):
-                orphaned.extend((a.id, b.id))
-        pool.close()
+        number = 0
+        while len(orphaned) < 6 and time.time() < killed_by:  # pairs still waiting, claimed for it
+            waiting = [s for s in await asyncio.to_thread(pool.waiting, time.time())
+                       if (s.preset, s.seats) == ("oklahoma", 2)]
+            for a, b in zip(waiting[::2], waiting[1::2], strict=False):
+                at, number = time.time(), number + 1
+                if await asyncio.to_thread(pool.claim, f"dead-{number}", {a.id: 0, b.id: 1}, at, at + 5):
+                    orphaned.extend((a.id, b.id))
+            await asyncio.sleep(0.02)
         one.kill()
         killed_at = time.time()
 
     async def go() -> None:
         await asyncio.gather(*(arrive(s, nginx.url, limits) for s in seekers))
         start = time.time()
+        nonlocal killed_by
+        killed_by = start + 5.0
         await asyncio.gather(killer(), *(play(s, chance.uniform(0, 6), start + 60) for s in seekers))
         for s in seekers:
             assert s.client is not None
