@@ -6,7 +6,8 @@ second (it keeps its place); ``…/cancel`` leaves the pool; ``…/computer`` ta
 player offered after the wait. Each answers the seeker's state: ``waiting`` (with its wait,
 window and whether a computer is offered), ``pairing``, ``seated`` (its room: the page goes to
 ``/r/<room>``, where the seat is found by the player) or ``gone`` (seek again). The pool's
-work runs in worker threads (``anyio.to_thread``), never on the event loop.
+work runs in worker threads (``anyio.to_thread``), never on the event loop. A player's calls are
+limited (``Limiter.may_call_pool``: 3 a second, 20 at once), past which they are answered 429.
 """
 
 from __future__ import annotations
@@ -77,6 +78,9 @@ def _endpoint(call: Call) -> Callable[[Request], Awaitable[Response]]:
             session, body = await read_json(request)
         except FormRefused as refused:
             return JSONResponse({"error": str(refused)}, status_code=refused.status)
+        if not request.app.state.limiter.may_call_pool(session.player):
+            request.app.state.metrics.refused("pool")
+            return JSONResponse({"error": "too many requests to the pool: wait a second"}, status_code=429)
         pool: Matchmaker = request.app.state.pool
         seeker = str(request.path_params.get("seeker", ""))
         try:

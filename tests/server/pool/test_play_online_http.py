@@ -45,7 +45,7 @@ def seated(web: httpx.Client, seeker: str) -> dict[str, object]:
         answer = web.post(f"/play-online/seek/{seeker}").json()
         if answer["state"] != "waiting" or time.monotonic() > deadline:
             return dict(answer)
-        time.sleep(0.2)
+        time.sleep(0.5)  # a page's pace (its looks are limited to 3 a second)
 
 
 def test_two_seekers_of_oklahoma_are_seated_at_one_rated_room_under_their_names(site: ServerProcess) -> None:
@@ -115,3 +115,13 @@ def test_a_table_of_namesakes_tells_them_apart() -> None:
     assert room.names == ["Guest", "Guest 2", "Guest 3", "Ruby"]
     assert seated_players == {0: "p0", 1: "p1", 2: "p2"} and room.timer == 60 and not room.coach
     assert write.levels == [None, None, None, "normal"]
+
+
+def test_a_flood_of_looks_is_limited_without_slowing_another_player(site: ServerProcess) -> None:
+    flooder, ann = browser(site), browser(site)
+    mine = flooder.post("/play-online/seek", json={"rules": "gin", "seats": 2}).json()["seeker"]
+    answers = [flooder.post(f"/play-online/seek/{mine}").status_code for _ in range(40)]
+    assert 429 in answers and answers[:15] == [200] * 15
+    assert ann.post("/play-online/seek", json={"rules": "oklahoma-reshuffle", "seats": 3}).status_code == 200
+    refused = flooder.post(f"/play-online/seek/{mine}").json()
+    assert refused["error"] == "too many requests to the pool: wait a second"

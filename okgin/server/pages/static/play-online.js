@@ -15,11 +15,16 @@ let seeker = null;
 let timer = null;
 
 async function call(path, body = {}) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-    body: JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    return { error: "the server cannot be reached: trying again" };
+  }
   let answer = {};
   try {
     answer = await response.json();
@@ -44,10 +49,10 @@ function stop() {
 }
 
 function show(answer) {
-  if (answer.error) {
+  if (answer.error) { // refused (nothing changed): while waiting, the next look tries again
     showError(answer.error);
     if (!seeker) stop();
-    return false;
+    return seeker !== null;
   }
   if (answer.state === "seated") {
     status.textContent = "Seated: going to your table…";
@@ -92,7 +97,8 @@ form.addEventListener("submit", async (event) => {
 cancel.addEventListener("click", async () => {
   if (!seeker) return;
   const answer = await call(`/play-online/seek/${seeker}/cancel`);
-  show(answer);
+  if (!answer.error) show(answer);
+  else showError(answer.error);
 });
 
 computer.addEventListener("click", async () => {
@@ -100,5 +106,6 @@ computer.addEventListener("click", async () => {
   computer.disabled = true;
   const answer = await call(`/play-online/seek/${seeker}/computer`);
   computer.disabled = false;
-  show(answer);
+  if (!answer.error) show(answer);
+  else showError(answer.error);
 });
