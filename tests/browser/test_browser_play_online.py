@@ -13,6 +13,7 @@ import pytest
 from conftest import new_context
 from playwright.sync_api import Browser, Page, expect
 from server_process import Serve, ServerProcess
+from table_helpers import axe
 
 pytestmark = pytest.mark.slow
 TABLE = re.compile(r"/r/[A-Za-z0-9_-]+$")
@@ -54,6 +55,7 @@ def seek(page: Page, server: ServerProcess, choice: str, from_table: bool = Fals
     page.get_by_label(choice).check()
     page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator("#seek-status")).to_contain_text("Waiting")
+    expect(page.locator("#seek")).to_be_hidden()
 
 
 def seated_together(pages: list[Page], cards: int) -> str:
@@ -103,6 +105,7 @@ def test_a_lone_seeker_may_cancel_and_is_offered_a_computer_after_the_wait(
         expect(offer).to_be_visible(timeout=10_000)
         expect(cat.locator("#seek-status")).to_contain_text("you may play a computer player")
         expect(cat).to_have_url(pool_server.url + "/play-online")  # never seated with one unasked
+        axe(cat, "play online, waiting with the offer", rules=("landmark-one-main", "region", "label"))
         offer.click()
         expect(cat).to_have_url(TABLE, timeout=20_000)
         expect(cat.locator("#hand .card")).to_have_count(10, timeout=20_000)
