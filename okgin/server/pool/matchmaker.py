@@ -66,7 +66,7 @@ class Matchmaker:
     def look(self, seeker: str, player: str) -> dict[str, Any]:
         """Where ``player``'s seeker stands (its page looks every second: each look renews its place)."""
         now = time.time()
-        found = self.store.beat(seeker, player, now + self.settings.lease)
+        found = self.store.beat(seeker, player, now, now + self.settings.lease)
         return self.status(found, now)
 
     def status(self, seeker: Seeker | None, now: float) -> dict[str, Any]:

@@ -29,8 +29,8 @@ local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return false end
 local s = cjson.decode(raw)
 if s.player ~= ARGV[2] then return false end
-if s.state == 'waiting' then
-  s.lease = tonumber(ARGV[3])
+if s.state == 'waiting' and s.lease > tonumber(ARGV[3]) then
+  s.lease = tonumber(ARGV[4])
   raw = cjson.encode(s)
   redis.call('HSET', KEYS[1], ARGV[1], raw)
 end
@@ -131,8 +131,8 @@ class RedisPool:
             raise BrokerError(f"the pool could not be reached: {error}") from None
         return _seeker(raw) if raw is not None else None
 
-    def beat(self, seeker: str, player: str, lease_until: float) -> Seeker | None:
-        raw = self._run("beat", seeker, player, repr(lease_until))
+    def beat(self, seeker: str, player: str, now: float, lease_until: float) -> Seeker | None:
+        raw = self._run("beat", seeker, player, repr(now), repr(lease_until))
         return _seeker(raw) if raw else None
 
     def cancel(self, seeker: str, player: str) -> bool:

@@ -27,9 +27,10 @@ class PoolStore(Protocol):
 
     def get(self, seeker: str) -> Seeker | None: ...
 
-    def beat(self, seeker: str, player: str, lease_until: float) -> Seeker | None:
-        """``player``'s page is still there: a waiting seeker's lease runs to ``lease_until``.
-        The seeker as it is now, or None (not in the pool, or not this player's)."""
+    def beat(self, seeker: str, player: str, now: float, lease_until: float) -> Seeker | None:
+        """``player``'s page is still there: a waiting seeker whose lease runs past ``now`` has
+        it run to ``lease_until`` (a lapsed one is not revived: it is told to seek again). The
+        seeker as it is now, or None (not in the pool, or not this player's)."""
 
     def cancel(self, seeker: str, player: str) -> bool:
         """Take ``player``'s waiting seeker out of the pool; False if it was not waiting."""
@@ -74,11 +75,11 @@ class SqlPool:
             row = db.execute(select(pool_seekers).where(pool_seekers.c.id == seeker)).mappings().first()
         return Seeker.from_data(dict(row)) if row is not None else None
 
-    def beat(self, seeker: str, player: str, lease_until: float) -> Seeker | None:
+    def beat(self, seeker: str, player: str, now: float, lease_until: float) -> Seeker | None:
         c = pool_seekers.c
         with storage_errors("could not read the pool"), self.engine.begin() as db:
-            db.execute(update(pool_seekers).where(c.id == seeker, c.player == player, c.state == WAITING)
-                       .values(lease=lease_until))
+            db.execute(update(pool_seekers).where(c.id == seeker, c.player == player, c.state == WAITING,
+                                                  c.lease > now).values(lease=lease_until))
             mine = select(pool_seekers).where(c.id == seeker, c.player == player)
             row = db.execute(mine).mappings().first()
         return Seeker.from_data(dict(row)) if row is not None else None

@@ -75,13 +75,17 @@ def test_a_look_renews_only_its_own_players_seeker_and_a_lapsed_one_leaves(
     pool.add(seeker(2))
     now = time.time()
     assert [s.id for s in pool.waiting(now)] == ["s2"]
-    assert pool.beat("s1", "someone else", now + 10) is None
+    assert pool.beat("s2", "someone else", now, now + 10) is None
     assert not pool.claim("r", {"s1": 0, "s2": 1}, now, now + 5)  # s1's page has gone
-    renewed = pool.beat("s1", "p1", now + 10)
+    lapsed = pool.beat("s1", "p1", now, now + 10)
+    assert lapsed is not None and lapsed.lease < now  # not revived: its page is told to seek again
+    renewed = pool.beat("s2", "p2", now, now + 10)
     assert renewed is not None and renewed.lease == pytest.approx(now + 10, abs=0.01)
-    assert pool.claim("r", {"s1": 0, "s2": 1}, now, now + 5)
+    pool.add(seeker(4))
+    assert pool.claim("r", {"s4": 0, "s2": 1}, now, now + 5)
     pool.add(seeker(3, lease=-100.0))
     assert pool.purge(now - 50) == 1 and pool.get("s3") is None and pool.get("s1") is not None
+    assert pool.purge(now + 1) == 1 and pool.get("s1") is None  # lapsed, then forgotten
 
 
 def test_a_player_seeking_again_leaves_their_earlier_seek(backend: tuple[PoolStore, Store]) -> None:
@@ -165,3 +169,12 @@ def test_a_computer_is_offered_only_after_the_wait_and_seats_the_seeker_at_once(
     table = rooms.load(answer["room"])
     assert table is not None and [s.kind for s in table.seats] == ["person", "computer", "computer"]
     assert table.phase is Phase.PLAYING and not table.coach
+
+
+def test_a_seeker_lost_or_lapsed_is_told_to_seek_again(backend: tuple[PoolStore, Store]) -> None:
+    pool, store = backend
+    matchmaker = Matchmaker(pool, RoomTable(store, Room.from_data), lambda _player, _seats: 1500)
+    pool.add(seeker(1, lease=-1.0))  # its page stopped looking (closed, asleep) 11 s ago
+    for answer in (matchmaker.look("s1", "p1"), matchmaker.look("never-was", "p1")):
+        assert answer == {"state": "gone", "message": "You are no longer waiting for a table: seek again."}
+    assert matchmaker.pair() == [] and pool.get("s1").state == WAITING  # type: ignore[union-attr]
