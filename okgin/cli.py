@@ -147,6 +147,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from okgin.server import create_app
+    from okgin.server.pool.choices import PoolSettings
     from okgin.server.wire.limits import NO_ADDRESS_LIMITS
 
     if args.broker:  # an unreachable Redis stops here in one line, not in uvicorn's lifespan
@@ -159,6 +160,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
         idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
         away_seconds=args.away_seconds, hosts=hosts, secure_cookies=args.secure_cookies,
+        pool=PoolSettings(offer_seconds=args.pool_offer_seconds),
     )
     where = app.state.store.url  # the URL with its password, if any, hidden
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {where})", flush=True)
@@ -288,6 +290,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="remove unfinished games untouched this long (0: never; default 24)")
     p.add_argument("--away-seconds", type=_not_negative, default=60.0,
                    help="how long a player is away before the host may seat a computer for them")
+    p.add_argument("--pool-offer-seconds", type=_not_negative, default=20.0,
+                   help="Play online: seconds waited before a computer player is offered (default 20)")
     p.add_argument("--secure-cookies", action="store_true",
                    help="mark the session cookie Secure: set it when players reach the server over https")
     p.add_argument("--no-address-limits", action="store_true",

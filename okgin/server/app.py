@@ -23,6 +23,7 @@ from okgin.server.coach.answers import coach_work
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
 from okgin.server.pages.history import history_page
+from okgin.server.pages.play_online import play_online_routes
 from okgin.server.pages.profile import profile_routes
 from okgin.server.pages.public_games import public_routes
 from okgin.server.pages.site import (
@@ -38,6 +39,9 @@ from okgin.server.players.identity import Players
 from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.sessions import Sessions
+from okgin.server.pool.backends import make_pool_store
+from okgin.server.pool.choices import PoolSettings
+from okgin.server.pool.matchmaker import Matchmaker
 from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.hall import Hall
 from okgin.server.rooms.services import PROCESS, RoomServices
@@ -76,6 +80,7 @@ def create_app(
     db_url: str = DEFAULT_URL, *, broker_url: str | None = None, allow_seeds: bool = False,
     origins: Sequence[str] = (), idle_hours: float | None = 24.0, limits: Limits | None = None,
     away_seconds: float = 60.0, hosts: Sequence[str] = DEFAULT_HOSTS, secure_cookies: bool = False,
+    pool: PoolSettings | None = None,
 ) -> Starlette:
     """The web game, storing games at ``db_url`` (any SQLAlchemy URL).
 
@@ -84,7 +89,8 @@ def create_app(
     name (any other Host header is refused: DNS rebinding); unfinished games untouched for
     ``idle_hours`` are removed (None: kept for ever); a host may hand an away player's seat
     to a computer player after ``away_seconds``; ``secure_cookies`` marks the session cookie
-    Secure (served over https, directly or behind a proxy).
+    Secure (served over https, directly or behind a proxy); ``pool``: Play online's waits and
+    timer (``PoolSettings``' defaults if None).
     """
     store = Store(db_url)
     broker = make_broker(broker_url)
@@ -109,6 +115,8 @@ def create_app(
 
     tournaments = TournamentStore(store.engine)
     director = Director(hall, tournaments, players, away_seconds, poked=poked)
+    matchmaker = Matchmaker(make_pool_store(broker_url, store.engine), hall.services.rooms,
+                            rated.shown_rating, pool, away_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -116,13 +124,16 @@ def create_app(
         sweeper = asyncio.create_task(_sweep(hall, players, rated, idle_hours)) if idle_hours else None
         keeper = asyncio.create_task(hall.keep_presence())
         directing = asyncio.create_task(director.run())
+        pairing = asyncio.create_task(matchmaker.run())
         yield
+        pairing.cancel()
         directing.cancel()
         keeper.cancel()
         if sweeper is not None:
             sweeper.cancel()
         await broker.close()
         await presence.close()
+        matchmaker.store.close()
         thinking.close()
         store.close()
 
@@ -143,6 +154,7 @@ def create_app(
         *profile_routes(),
         *tournament_routes(),
         *public_routes(),
+        *play_online_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
@@ -152,6 +164,7 @@ def create_app(
     app.state.ratings = rated
     app.state.tournaments = Tournaments(tournaments)
     app.state.director = director
+    app.state.pool = matchmaker
     app.state.secure_cookies = secure_cookies
     app.state.hosts = frozenset(host.lower() for host in hosts)
     app.state.metrics = metrics

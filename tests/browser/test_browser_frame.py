@@ -10,7 +10,7 @@ from server_process import ServerProcess
 from test_browser_coach import session_cookie
 from test_coach_server import seed_games
 
-SITE = ("Play", "Play with friends", "Tournaments", "Leaderboard", "Sign in")
+SITE = ("Play", "Play online", "Play with friends", "Tournaments", "Leaderboard", "Sign in")
 PAGES = ("/t", "/leaderboard", "/stats", "/history", "/profile", "/how-to-play")
 
 

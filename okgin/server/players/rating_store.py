@@ -163,6 +163,10 @@ class RatingStore:
         with storage_errors("could not read your rating"), self.engine.connect() as db:
             return {row.family: Rating(row.mu, row.sigma, row.games) for row in db.execute(query)}
 
+    def shown_rating(self, player: str, seats: int) -> int:
+        """``player``'s rating as pages show it, for a table of ``seats`` (a new player's if none)."""
+        return self.ratings_of(player).get(family(seats), Rating()).shown
+
     def leaderboard(self, family: str, limit: int = TOP, you: str | None = None) -> list[Placed]:
         """The best ``limit`` of ``family``, by ordinal (equal ordinals share a place)."""
         with storage_errors("could not read the leaderboard"), self.engine.connect() as db:

@@ -335,3 +335,28 @@ tournament_tables = Table(
     Column("game", String(40), nullable=True),
     Column("finished", Float, nullable=True),
 )
+
+pool_seekers = Table(
+    "pool_seekers",
+    metadata,
+    # Play online's pool where no broker is configured (with one, it lives in Redis): a player
+    # waiting to be paired, claimed by one process's pairing (compare-and-set on ``state``), then
+    # seated at a room (okgin/server/pool, docs/server/pool.md).
+    Column("id", String(40), primary_key=True),
+    Column("player", String(40), nullable=False, index=True),
+    Column("name", String(40), nullable=False),
+    Column("preset", String(40), nullable=False),
+    Column("seats", Integer, nullable=False),
+    # The shown rating in the family of ``seats`` when the player joined.
+    Column("rating", Integer, nullable=False),
+    Column("joined", Float, nullable=False),
+    # Until when the seeker's page is known to be there (each look renews it).
+    Column("lease", Float, nullable=False),
+    # waiting, claimed (by the pairing that names its room in ``claim``) or seated.
+    Column("state", String(16), nullable=False, index=True),
+    Column("claim", String(40), nullable=True),
+    Column("claim_until", Float, nullable=True),
+    Column("room", String(40), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("changed", Float, nullable=False),
+)

@@ -93,6 +93,10 @@ class Limits:
     tournament_burst: float = 5.0
     address_tournaments: float = 0.1
     address_tournament_burst: float = 30.0
+    # Play online's calls (a seek, the page's look every second, a cancel, the computer taken):
+    # each a write to the pool; a person's page makes one a second, a few more at a click.
+    pool_calls: float = 3.0
+    pool_call_burst: float = 20.0
     # Frames waiting in one connection's outbox. A page reads every frame as it comes (a tab in
     # the background too: the browser reads the socket); a page 256 behind has stopped
     # reading, and is closed (1008) rather than held without end, its seat away.
@@ -187,6 +191,7 @@ class Limiter:
         self._tournaments = AddressBuckets(limit.tournaments, limit.tournament_burst)
         self._address_tournaments = AddressBuckets(limit.address_tournaments, limit.address_tournament_burst)
         self._token_failures = AddressBuckets(limit.address_token_failures, limit.address_token_failure_burst)
+        self._pool_calls = AddressBuckets(limit.pool_calls, limit.pool_call_burst)
 
     def for_connection(self, address: str, player: str | None = None) -> ConnectionLimits:
         """A new connection's limits; ``player``: its session's player, if it has a live session.
@@ -214,6 +219,10 @@ class Limiter:
         if not self._tournaments.bucket(player).has_one() or not self._address_tournaments.take(address):
             return False
         return self._tournaments.take(player)
+
+    def may_call_pool(self, player: str) -> bool:
+        """Spend one of ``player``'s calls to Play online's pool; False when too fast."""
+        return self._pool_calls.take(player)
 
     def may_check_token(self, address: str) -> bool:
         """May an address over its budget have a seat token looked up (it has not failed too often)?"""
