@@ -1,8 +1,8 @@
 """A table of three friends, each on a phone (375×740, touch): a quick phrase shows as a bubble
 by its sender's seat on the other two phones, the turn timer counts down at the seat whose turn
 it is on all three, a full table says so to a latecomer, and a rematch is an offer: Ann offers,
-Bob accepts, Cy leaves the table instead, and the new game is dealt to Ann and Bob (a computer
-player, which always says yes, takes Cy's seat)."""
+Bob accepts, Cy leaves the table instead, and the new game is dealt to Ann and Bob: two seats,
+the two people (Cy's seat is taken away between games, never below two seats)."""
 
 from __future__ import annotations
 
@@ -126,7 +126,14 @@ def test_three_phones_see_phrases_the_timer_and_answer_a_rematch(
             page.wait_for_function("game => Okgin.state().game !== game", arg=first, timeout=WAIT)
             expect(page.locator("body")).not_to_have_attribute("data-turn", "over", timeout=WAIT)
             expect(page.locator("#hand .card").first).to_be_visible()
-        expect(ann.locator("#seats")).to_contain_text("Cy left the table")
+            # The new game has exactly two seats, the two people who stayed.
+            assert page.evaluate("Okgin.state().names") == ["Ann", "Bob"]
+            assert page.evaluate("Okgin.state().view.hand_sizes.length") == 2
+            expect(page.locator("#seats .seat")).to_have_count(2)
+            expect(page.locator("#seats .seat .who")).to_have_text([
+                re.compile(r"^Ann · host"), re.compile(r"^Bob")])
+        expect(ann.locator("#said")).to_contain_text("Cy left the table.")
+        expect(bob.locator("#seats .seat .who").nth(1)).to_contain_text("Bob · you")
         assert not errors, errors
     finally:
         server.stop()
