@@ -139,6 +139,7 @@ def test_three_phones_see_phrases_the_timer_and_answer_a_rematch(
         server.stop()
 
 
+@pytest.mark.slow
 def test_a_room_page_opens_its_socket_only_once_every_module_has_run(
     browser: Browser, phones: list[BrowserContext], tmp_path: Path,
 ) -> None:
