@@ -180,3 +180,39 @@ def test_the_knock_button_stays_in_a_small_phones_window(browser: Browser, serve
         shot(page, "touch-room-knock-360x640", full_page=False)
         problems = page.evaluate(IN_SIGHT, TABLE) + page.evaluate(CONTROLS, ["#play", True])
     assert not problems, problems
+
+
+MENU_ROW = """() => {
+  const nav = document.querySelector('#game-nav');
+  const cue = () => [nav.dataset.more || '', getComputedStyle(nav).maskImage || getComputedStyle(nav).webkitMaskImage];
+  const links = [...nav.querySelectorAll('a[href], button')].filter(el => el.checkVisibility());
+  const shown = links.filter(el => { const r = el.getBoundingClientRect(); return r.right <= innerWidth + 0.5; });
+  const start = cue();
+  const problems = [];
+  for (const el of links) {
+    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (r.left < -0.5 || r.right > innerWidth + 0.5 || !top || !el.contains(top)) problems.push(el.textContent.trim());
+    if (r.width < 43.5 || r.height < 43.5) problems.push(`${el.textContent.trim()}: ${r.width}x${r.height}`);
+  }
+  nav.dispatchEvent(new Event('scroll'));
+  return {links: links.length, shown: shown.length, start, end: cue(), problems,
+          wide: nav.scrollWidth > nav.clientWidth};
+}"""
+
+
+@pytest.mark.slow
+def test_the_open_menus_row_shows_that_more_can_be_swiped_and_every_link_is_reachable(
+    browser: Browser, server: ServerProcess,
+) -> None:
+    with phone(browser, server) as page:
+        page.wait_for_selector("#hand .card", timeout=WAIT)
+        page.click("#menu-toggle")
+        settle(page)
+        row = page.evaluate(MENU_ROW)
+        shot(page, "touch-menu-row-360x640", full_page=False)
+    assert row["wide"] and row["shown"] < row["links"], row  # the row is wider than the phone
+    assert row["start"][0] == "right" and "gradient" in row["start"][1], row  # faded: more to swipe
+    assert row["end"][0] == "left" and "gradient" in row["end"][1], row  # at the end: more back left
+    assert not row["problems"], row["problems"]
