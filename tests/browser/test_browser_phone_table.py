@@ -167,7 +167,8 @@ def test_a_room_page_opens_its_socket_only_once_every_module_has_run(
         page.wait_for_function("window.Okgin !== undefined && window.__sockets !== undefined", timeout=WAIT)
         assert held and page.evaluate("window.__sockets") == 0
         held[0].continue_()
-        expect(page.locator('#seats .seat[data-seat="1"]').get_by_label("Your name")).to_be_visible(timeout=WAIT)
+        name = page.locator('#seats .seat[data-seat="1"]').get_by_label("Your name")
+        expect(name).to_be_visible(timeout=WAIT)
         assert page.evaluate("window.__sockets") == 1 and not errors, errors
     finally:
         server.stop()

@@ -184,16 +184,18 @@ def test_the_knock_button_stays_in_a_small_phones_window(browser: Browser, serve
 
 MENU_ROW = """() => {
   const nav = document.querySelector('#game-nav');
-  const cue = () => [nav.dataset.more || '', getComputedStyle(nav).maskImage || getComputedStyle(nav).webkitMaskImage];
+  const style = getComputedStyle(nav);
+  const cue = () => [nav.dataset.more || '', style.maskImage || style.webkitMaskImage];
   const links = [...nav.querySelectorAll('a[href], button')].filter(el => el.checkVisibility());
-  const shown = links.filter(el => { const r = el.getBoundingClientRect(); return r.right <= innerWidth + 0.5; });
+  const shown = links.filter(el => el.getBoundingClientRect().right <= innerWidth + 0.5);
   const start = cue();
   const problems = [];
   for (const el of links) {
     el.scrollIntoView({block: 'nearest', inline: 'nearest'});
     const r = el.getBoundingClientRect();
     const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (r.left < -0.5 || r.right > innerWidth + 0.5 || !top || !el.contains(top)) problems.push(el.textContent.trim());
+    const outside = r.left < -0.5 || r.right > innerWidth + 0.5;
+    if (outside || !top || !el.contains(top)) problems.push(el.textContent.trim());
     if (r.width < 43.5 || r.height < 43.5) problems.push(`${el.textContent.trim()}: ${r.width}x${r.height}`);
   }
   nav.dispatchEvent(new Event('scroll'));
