@@ -180,3 +180,82 @@ def test_the_knock_button_stays_in_a_small_phones_window(browser: Browser, serve
         shot(page, "touch-room-knock-360x640", full_page=False)
         problems = page.evaluate(IN_SIGHT, TABLE) + page.evaluate(CONTROLS, ["#play", True])
     assert not problems, problems
+
+
+MENU_ROW = """() => {
+  const nav = document.querySelector('#game-nav');
+  const style = getComputedStyle(nav);
+  const cue = () => [nav.dataset.more || '', style.maskImage || style.webkitMaskImage];
+  const links = [...nav.querySelectorAll('a[href], button')].filter(el => el.checkVisibility());
+  const shown = links.filter(el => el.getBoundingClientRect().right <= innerWidth + 0.5);
+  const start = cue();
+  const problems = [];
+  for (const el of links) {
+    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const outside = r.left < -0.5 || r.right > innerWidth + 0.5;
+    if (outside || !top || !el.contains(top)) problems.push(el.textContent.trim());
+    if (r.width < 43.5 || r.height < 43.5) problems.push(`${el.textContent.trim()}: ${r.width}x${r.height}`);
+  }
+  nav.dispatchEvent(new Event('scroll'));
+  return {links: links.length, shown: shown.length, start, end: cue(), problems,
+          wide: nav.scrollWidth > nav.clientWidth};
+}"""
+
+
+@pytest.mark.slow
+def test_the_open_menus_row_shows_that_more_can_be_swiped_and_every_link_is_reachable(
+    browser: Browser, server: ServerProcess,
+) -> None:
+    with phone(browser, server) as page:
+        page.wait_for_selector("#hand .card", timeout=WAIT)
+        page.click("#menu-toggle")
+        settle(page)
+        row = page.evaluate(MENU_ROW)
+        shot(page, "touch-menu-row-360x640", full_page=False)
+    assert row["wide"] and row["shown"] < row["links"], row  # the row is wider than the phone
+    assert row["start"][0] == "right" and "gradient" in row["start"][1], row  # faded: more to swipe
+    assert row["end"][0] == "left" and "gradient" in row["end"][1], row  # at the end: more back left
+    assert not row["problems"], row["problems"]
+
+
+@pytest.mark.slow
+def test_a_solo_hands_result_by_touch_at_375x740(browser: Browser, server: ServerProcess) -> None:
+    """A solo hand played to its end on a 375×740 touch phone: the result dialog's buttons are
+    inside the window, uncovered and at least 44×44 px, and Next hand deals by a tap."""
+    with phone(browser, server) as page:
+        page.set_viewport_size({"width": 375, "height": 740})
+        settle(page)
+        seeded_game(page, SEED, target=500)  # far off: the hand's end is not the game's
+        play_to(page, "hand-over")
+        expect(page.locator("#result-buttons button:text-is('Next hand')")).to_be_visible()
+        problems = page.evaluate(IN_SIGHT, DIALOG) + page.evaluate(CONTROLS, ["dialog[open]", True])
+        shot(page, "touch-solo-hand-over-375x740", full_page=False)
+        assert not problems, problems
+        hand = page.evaluate("Okgin.state().hand_number")
+        next_hand(page, tap=True)
+        page.wait_for_function("hand => Okgin.state().hand_number > hand", arg=hand, timeout=WAIT)
+        expect(page.locator("#result")).to_be_hidden()
+        expect(page.locator("#hand .card").first).to_be_visible()
+
+
+@pytest.mark.slow
+def test_a_four_seat_lobby_held_sideways_by_touch(browser: Browser, server: ServerProcess) -> None:
+    """A lobby of four at 740×360 by touch: no sideways scroll, and every seat's controls (the
+    host's level choices, Start game) reachable, uncovered and at least 44×44 px."""
+    with phone(browser, server, levels=["normal", "normal", "normal"]) as page:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        create_room(page, 4, {"preset": "oklahoma-multiplayer", "players": 4, "target": 1})
+        page.set_viewport_size({"width": 740, "height": 360})
+        settle(page)
+        expect(page.locator("#seats .seat")).to_have_count(4)
+        wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        seats = page.evaluate("[...document.querySelectorAll('#seats .seat')].map(row =>"
+                              " row.querySelectorAll('button, select, input').length)")
+        problems = page.evaluate(IN_SIGHT, ["#start-game", "#menu-toggle"]) + \
+            page.evaluate(CONTROLS, ["body", True])
+        shot(page, "touch-room-lobby-4-740x360", full_page=False)
+    assert wide[0] <= wide[1], wide
+    assert all(count >= 1 for count in seats[1:]), seats  # each computer's seat has its controls
+    assert not problems, problems

@@ -38,6 +38,9 @@ class Change:
     """A game the change dealt (begun or a rematch): the room's game from now on."""
     seated: dict[int, str] | None = None
     """Seats the change gave to players (seat: player id), written with the room's save."""
+    kept: tuple[int, ...] | None = None
+    """A rematch dealt to fewer seats (``Room.close_up``): the old numbers of the seats kept, in
+    their new order; the seats' players are renumbered with the room's save."""
 
 
 class Stale(RoomError):
@@ -83,7 +86,7 @@ def save_change(services: RoomServices, room: Room, game: Game | None, change: C
         room.deadline = turn_deadline(room, game, time.time())
     write = game_write(room, game, change) if change.game and game is not None else None
     try:
-        services.rooms.save(room, write, change.seated)
+        services.rooms.save(room, write, change.seated, change.kept)
     except Short as short:  # a game's stakes, all or none: none were taken
         raise stake_refusal(room.names[short.seat], short.stake, short.balance) from None
     except StorageError as error:  # a locked or lost database

@@ -39,12 +39,11 @@ def clear(room: Room, by: int | None, seat: int) -> Change:
 
 def leave(room: Room, seat: int) -> Change:
     """A person leaves the table for good (a computer player takes the seat). A game over with
-    a rematch offered: once the people still seated have all said yes, it is dealt."""
+    a rematch offered: once the people still seated have all said yes, it is dealt (without the
+    seats of those who left, while two stay: ``_deal_rematch``)."""
     room.leave(seat)
     if room.rematch_ready():
-        game = Game.deal(room.rules)
-        room.begin_rematch(game.id)
-        return Change("left", game=True, new_game=True, dealt=game)
+        return _deal_rematch(room, None, "left")
     return Change("left")
 
 
@@ -78,9 +77,16 @@ def rematch_yes(room: Room, by: int | None, seed: int | None) -> Change:
     the last yes deals the next game."""
     if not room.accept_rematch(by):
         return Change("rematch")
+    return _deal_rematch(room, seed, "start")
+
+
+def _deal_rematch(room: Room, seed: int | None, event: str) -> Change:
+    """The rematch every person seated said yes to, dealt to the seats that stay: those whose
+    people left between games are taken away first (``Room.close_up``; the change's ``kept``)."""
+    kept = room.close_up()
     game = Game.deal(room.rules, seed)
     room.begin_rematch(game.id)
-    return Change("start", game=True, new_game=True, dealt=game)
+    return Change(event, game=True, new_game=True, dealt=game, kept=kept)
 
 
 def play(room: Room, game: Game | None, seat: int, action: str | PlayerAction,

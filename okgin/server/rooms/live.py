@@ -25,7 +25,7 @@ from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Phase, Room
 from okgin.server.rooms.services import PROCESS, RoomServices
 from okgin.server.rooms.table import TableCommands
-from okgin.server.rooms.watchers import Frames, Spectators, Watcher, make_frames, send
+from okgin.server.rooms.watchers import Frames, Spectators, Watcher, follow_seats, make_frames, send
 from okgin.server.store.room_store import Conflict
 from okgin.server.store.storage import StorageError
 
@@ -45,6 +45,8 @@ class LiveRoom(TableCommands):
         self._pushed = room.version
         self._diverged = False
         self._spectators: Spectators | None = None
+        self._moved = False
+        """Watchers moved to new seats (``follow_seats``) since their seats were last held."""
         self.autoplay = Autoplay(self)
 
     @property
@@ -69,6 +71,7 @@ class LiveRoom(TableCommands):
                 if frames is not None:  # shown here, made in the change's own job: not again when published
                     self._pushed = self.room.version
                     send(watchers, frames)
+            await self._hold_moved()
         if refused is not None:  # the refusal's reload found changes we never heard of: show them
             await self._show_stored(self.room.version)
             raise refused
@@ -185,14 +188,23 @@ class LiveRoom(TableCommands):
             watchers = list(self.watchers)
             frames = await anyio.to_thread.run_sync(self._frames, watchers, message.get("event"))
             send(watchers, frames)
+            await self._hold_moved()
 
     def _frames(self, watchers: list[Watcher], event: str | None) -> Frames:
         """Each watcher's frames (``watchers.make_frames``); what the spectators among them were
         shown is kept for a spectator who asks again."""
         if self._diverged:
             self._reload()
+        self._moved = follow_seats(self.room, watchers) or self._moved
         frames, self._spectators = make_frames(self.room, self.game, watchers, event)
         return frames
+
+    async def _hold_moved(self) -> None:
+        """Watchers moved to new seats (the room closed up): their new seats held at once, so no
+        process marks their people away in the meantime."""
+        if self._moved:
+            self._moved = False
+            await self._hold(sorted({w.seat for w in self.watchers if w.seat is not None}))
 
     async def show(self, watcher: Watcher) -> None:
         """Send one watcher the room and the game as they are now. A spectator is sent what the
@@ -213,6 +225,7 @@ class LiveRoom(TableCommands):
     async def attach(self, watcher: Watcher) -> None:
         self.watchers.add(watcher)
         if watcher.seat is not None:
+            watcher.holds = self.room.seats[watcher.seat].token_hash
             await self._hold([watcher.seat])
         try:
             stored = await anyio.to_thread.run_sync(self.services.rooms.version, self.room.code)

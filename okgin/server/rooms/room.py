@@ -184,7 +184,7 @@ class Room:
             "version": self.version, "phrases": list(PHRASES), "levels": list(LEVELS),
             "away_grace": self.away_grace, "tournament": self.tournament, **self.stakes.to_json(),
             "staked": list(self.staked), "chips": self.chips, "rematch": list(self.rematch_yes),
-            "coach": self.coach,
+            "coach": self.coach, "closing": self.closing(),
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -206,8 +206,9 @@ class Room:
         """A person gives up their seat for good (their token no longer opens it).
 
         In the lobby the seat is emptied; once a game has started a ``normal`` computer player
-        takes it under the same name (``left``), so the game and the rematches go on. The host's
-        role passes to the next person seated after them."""
+        takes it under the same name (``left``), so the game goes on; the next game is dealt
+        without the seat while more than two stay (``closing``), else the computer plays it on.
+        The host's role passes to the next person seated after them."""
         self._check_seat(seat)
         if self.solo:
             raise RoomError("a game against the computer has no table to leave: start a new game")
@@ -320,8 +321,34 @@ class Room:
             return False
         return all(i in self.rematch_yes for i, seat in enumerate(self.seats) if seat.kind == "person")
 
+    def closing(self) -> list[int]:
+        """Between games: the seats the next game is dealt without, their people having left
+        (the last such seat first, while more than two seats would stay). The computer players
+        the host seated stay; a seat left during a game is played to its end by a computer."""
+        if self.phase is not Phase.FINISHED or self.tournament is not None:
+            return []
+        gone = [i for i, seat in enumerate(self.seats) if seat.left]
+        return sorted(gone[::-1][:max(0, len(self.seats) - 2)])
+
+    def close_up(self) -> tuple[int, ...] | None:
+        """The rematch about to be dealt: the seats ``closing`` names taken away, the others
+        moved up in order (their tokens with them), the host's and the yeses' numbers and the
+        rules' ``players`` following. Returns the old numbers of the seats kept, in their new
+        order (None: every seat stays, nothing changed)."""
+        if not self.rematch_ready():
+            raise RoomError("the rematch waits for every player's yes")
+        going = self.closing()
+        if not going:
+            return None
+        kept = tuple(i for i in range(len(self.seats)) if i not in going)
+        self.seats = [self.seats[i] for i in kept]
+        self.host = kept.index(self.host) if self.host in kept else 0
+        self.rematch_yes = [kept.index(i) for i in self.rematch_yes if i in kept]
+        self.rules = self.rules.replace(players=len(kept))
+        return kept
+
     def begin_rematch(self, game_id: str) -> None:
-        """The rematch everyone seated said yes to: the next game, the same seats."""
+        """The rematch everyone seated said yes to: the next game, the seats ``close_up`` kept."""
         if not self.rematch_ready():
             raise RoomError("the rematch waits for every player's yes")
         self._begin(game_id)

@@ -36,6 +36,9 @@ class Watcher:
         self.seat = seat
         self.coach = coach
         self.only_game = only_game
+        self.holds: str | None = None
+        """The token hash of the seat it watches from (``LiveRoom.attach``): the seat it follows
+        when the room closes up between games (``follow_seats``)."""
         self._room_shown: dict[str, Any] | None = None
 
     def room_changed(self, frame: dict[str, Any]) -> bool:
@@ -77,6 +80,23 @@ def room_frame(room: Room, game: Game | None, seat: int | None, linked: bool = T
     if not linked:
         frame["code"] = None
     return frame
+
+
+def follow_seats(room: Room, watchers: Sequence[Watcher]) -> bool:
+    """The room closed up between games (``Room.close_up``): each seated watcher moves to the
+    seat its token's seat has now, and one whose seat went (or is another's now) watches as a
+    spectator, never shown another's cards. True if any watcher moved."""
+    places = {seat.token_hash: i for i, seat in enumerate(room.seats) if seat.token_hash is not None}
+    moved = False
+    for watcher in watchers:
+        seat = watcher.seat
+        if seat is None or watcher.holds is None:
+            continue
+        if seat < len(room.seats) and room.seats[seat].token_hash in (watcher.holds, None):
+            continue  # still its seat (or left during a game: a computer plays it, as ever)
+        watcher.seat = places.get(watcher.holds)
+        moved = True
+    return moved
 
 
 def make_frames(

@@ -101,13 +101,15 @@ class RoomTable(Generic[R]):
                         {"game": game.id, "seat": seat, "player": player} for seat, player in seated.items()])
                 _move_chips(db, room.code, game)
 
-    def save(self, room: R, game: GameWrite | None = None, seated: Mapping[int, str] | None = None) -> None:
+    def save(self, room: R, game: GameWrite | None = None, seated: Mapping[int, str] | None = None,
+             kept: Sequence[int] | None = None) -> None:
         """Write ``room`` if its stored version is ``room.version``, then bump it. Raises Conflict.
 
         ``seated``: seats the change gave to players, written in the same transaction (a staked
-        game's start reads them there)."""
+        game's start reads them there). ``kept``: the room closed up (fewer seats), the old
+        numbers of the seats it kept in their new order: its seats' players renumbered so."""
         now = time.time()
-        if game is not None and not game.new and not game.moves_chips and not seated:
+        if game is not None and not game.new and not game.moves_chips and not seated and not kept:
             self._save_move(room, game, now)
             room.version += 1
             return
@@ -122,6 +124,7 @@ class RoomTable(Generic[R]):
             ).rowcount
             if written != 1:
                 raise Conflict(room.code)
+            _renumber_seats(db, room.code, kept)
             _seat_players(db, room.code, seated)
             if game is not None:
                 _game_players(db, room.code, game)
@@ -256,6 +259,20 @@ def _seat_players(db: Connection, room: str, seated: Mapping[int, str] | None) -
     for seat, player in (seated or {}).items():
         db.execute(delete(room_players).where(room_players.c.room == room, room_players.c.seat == seat))
         db.execute(insert(room_players).values(room=room, seat=seat, player=player))
+
+
+def _renumber_seats(db: Connection, room: str, kept: Sequence[int] | None) -> None:
+    """``room`` closed up: each player of a seat ``kept`` has the seat's new number (its place in
+    ``kept``); the players of the seats taken away hold none of ``room``'s seats any more (their
+    past games' seats are the games' own rows, unchanged)."""
+    if not kept:
+        return
+    query = select(room_players.c.seat, room_players.c.player).where(room_players.c.room == room)
+    held = {int(seat): str(player) for seat, player in db.execute(query)}
+    db.execute(delete(room_players).where(room_players.c.room == room))
+    moved = [{"room": room, "seat": new, "player": held[old]} for new, old in enumerate(kept) if old in held]
+    if moved:
+        db.execute(insert(room_players), moved)
 
 
 def _game_players(db: Connection, room: str, game: GameWrite) -> None:

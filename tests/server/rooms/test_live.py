@@ -178,3 +178,44 @@ def test_the_seats_a_room_gives_are_its_players_from_the_save_that_gives_them(tm
 
     ann, ben, games, game = run(go())
     assert (ann, ben) == (0, 1) and game is not None and games == {game: 1}
+
+
+def test_a_rematch_dealt_to_fewer_seats_moves_each_watcher_and_player_with_their_seat(tmp_path: Path) -> None:
+    """Ben leaves at the offer between Ann and Cy: the new game is dealt to Ann and Cy, Cy's page
+    (seat 2) is seat 1's from the new game's first frame, the room's players are renumbered in the
+    same save (Ben's row gone), and the finished game's record keeps its three seats."""
+    async def go() -> dict[str, Any]:
+        store = Store(f"sqlite:///{tmp_path / 'c.db'}")
+        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
+        live, _token = await hall.open(preset("oklahoma"), 3, "Ann", None, 60.0, "p-ann")
+        await live.sit(1, "Ben", "p-ben")
+        await live.sit(2, "Cy", "p-cy")
+        await live.begin(0, 4, rematch=False)
+        first = live.room.game
+        assert first is not None
+        cy: list[dict[str, Any]] = []
+        watcher = Watcher(cy.append, 2)
+        await live.attach(watcher)
+
+        def over() -> Change:
+            live.room.finish()
+            return Change("room")
+        await live.commit(over)
+        await live.begin(0, None, rematch=True)  # Ann offers
+        await live.leave(1)  # Ben leaves instead
+        await live.begin(2, 6, rematch=True)  # Cy says yes: dealt
+        players = Players(store.engine)
+        stored = store.load(first)
+        out = {"seat": watcher.seat, "you": [f["you"] for f in cy if f["type"] == "room"][-1],
+               "names": [f["names"] for f in cy if f["type"] == "state"][-1],
+               "rows": {who: players.seat_in_room(who, live.room.code) for who in ("p-ann", "p-ben", "p-cy")},
+               "games": players.games_of("p-cy"), "second": live.room.game, "first": first,
+               "head": stored.record["players"] if stored else None}
+        store.close()
+        return out
+
+    seen = run(go())
+    assert seen["seat"] == 1 and seen["you"] == 1 and seen["names"] == ["Ann", "Cy"]
+    assert seen["rows"] == {"p-ann": 0, "p-ben": None, "p-cy": 1}
+    assert seen["games"] == {seen["first"]: 2, seen["second"]: 1}
+    assert seen["head"] == ["Ann", "Ben", "Cy"]

@@ -133,9 +133,104 @@ def test_a_person_who_leaves_instead_lets_the_rematch_go_on_without_them() -> No
     room = _three_over()
     commands.begin(room, 0, None, rematch=True)  # Ann offers
     commands.begin(room, 1, None, rematch=True)  # Ben says yes
-    change = commands.leave(room, 2)  # Cy leaves: the computer always says yes for the seat
+    change = commands.leave(room, 2)  # Cy leaves: the next game is dealt to the two who stayed
     assert change.event == "left" and change.dealt is not None and room.phase is Phase.PLAYING
-    assert room.seats[2].kind == "computer" and room.seats[2].left and room.people == 2
+    assert room.names == ["Ann", "Ben"] and room.people == 2 and change.kept == (0, 1)
+    assert room.rules.players == 2 and change.dealt.match.rules.players == 2
+
+
+def _three_tokens() -> tuple[Room, list[str]]:
+    """Ann, Ben and Cy at a table whose game is over, with their seats' tokens."""
+    room, ann = Room.create(preset("oklahoma"), 3, "Ann")
+    tokens = [ann, commands.sit(room, 1, "Ben").token or "", commands.sit(room, 2, "Cy").token or ""]
+    commands.begin(room, 0, 4, rematch=False)
+    room.finish()
+    return room, tokens
+
+
+def test_a_leaver_between_the_others_closes_the_table_up_and_each_token_follows_its_seat() -> None:
+    room, tokens = _three_tokens()
+    commands.begin(room, 0, None, rematch=True)  # Ann offers
+    left = commands.leave(room, 1)  # Ben leaves: his seat goes at the next deal, not before
+    assert left.dealt is None and len(room.seats) == 3 and room.public(0)["closing"] == [1]
+    dealt = commands.begin(room, 2, 7, rematch=True)  # Cy says yes: dealt to Ann and Cy
+    assert dealt.dealt is not None and dealt.kept == (0, 2)
+    assert room.names == ["Ann", "Cy"] and room.rules.players == 2 and room.public(0)["closing"] == []
+    assert [room.seat_for(token) for token in tokens] == [0, None, 1]
+    assert room.host == 0 and room.staked == [] and room.rematch_yes == []
+
+
+def test_the_host_who_leaves_at_the_offer_passes_the_host_on_to_a_seat_that_stays() -> None:
+    room, tokens = _three_tokens()
+    commands.begin(room, 1, None, rematch=True)  # Ben offers
+    commands.leave(room, 0)  # Ann, the host, leaves
+    assert commands.begin(room, 2, 7, rematch=True).kept == (1, 2)
+    assert room.names == ["Ben", "Cy"] and room.host == 0 and room.seat_for(tokens[1]) == 0
+
+
+def test_a_room_never_closes_up_below_two_seats_nor_sends_the_hosts_computer_players_away() -> None:
+    two, _game = _playing()
+    two.finish()
+    commands.begin(two, 0, None, rematch=True)
+    change = commands.leave(two, 1)  # Ben leaves a table of two: a computer plays his seat on
+    assert change.dealt is not None and change.kept is None
+    assert two.names == ["Ann", "Ben"] and two.seats[1].kind == "computer" and two.rules.players == 2
+    room, _tokens = _three_tokens()
+    commands.begin(room, 0, None, rematch=True)
+    commands.leave(room, 1)
+    change = commands.leave(room, 2)  # both leave Ann: one seat goes, the other stays a computer's
+    assert change.kept == (0, 1) and room.names == ["Ann", "Ben"] and room.seats[1].kind == "computer"
+    with_computer, _ = Room.create(preset("oklahoma"), 3, "Ann")
+    commands.computer(with_computer, 0, 1, "easy", 0.0)  # the host's computer player stays
+    commands.sit(with_computer, 2, "Cy")
+    commands.begin(with_computer, 0, 4, rematch=False)
+    with_computer.finish()
+    commands.begin(with_computer, 0, None, rematch=True)
+    assert commands.leave(with_computer, 2).kept == (0, 1)
+    assert with_computer.names == ["Ann", "Ruby"] and with_computer.levels() == [None, "easy"]
+
+
+def test_a_leaver_during_a_game_keeps_its_seat_to_the_end_and_is_not_dealt_the_next() -> None:
+    room, _tokens = _three_tokens()
+    room.phase = Phase.PLAYING  # the game goes on: Cy leaves it, a computer player finishes it
+    commands.leave(room, 2)
+    assert room.names == ["Ann", "Ben", "Cy"] and room.public(0)["closing"] == []
+    room.finish()
+    assert room.public(0)["closing"] == [2]
+    commands.begin(room, 0, None, rematch=True)
+    assert commands.begin(room, 1, 3, rematch=True).kept == (0, 1) and room.names == ["Ann", "Ben"]
+
+
+@pytest.mark.parametrize(("hand_size", "cards"), [(None, 10), (7, 7)])
+def test_a_three_player_preset_dealt_to_two_keeps_its_rules_with_two_players_cards(
+    hand_size: int | None, cards: int,
+) -> None:
+    rules = preset("oklahoma-multiplayer").replace(hand_size=hand_size)
+    room, _ = Room.create(rules, 3, "Ann")
+    commands.sit(room, 1, "Ben")
+    commands.sit(room, 2, "Cy")
+    commands.begin(room, 0, 4, rematch=False)
+    room.finish()
+    commands.begin(room, 0, None, rematch=True)
+    commands.leave(room, 1)
+    dealt = commands.begin(room, 2, 5, rematch=True).dealt
+    assert dealt is not None and room.rules == rules.replace(players=2) and room.rules.preset == rules.preset
+    assert room.rules.cards_each == cards and len(dealt.match.view(0).hand) == cards
+
+
+def test_a_rematch_nobody_left_keeps_every_seat_and_deals_the_seeded_game_as_ever() -> None:
+    room, _tokens = _three_tokens()
+    before = room.to_data()
+    for seat in (0, 1):
+        commands.begin(room, seat, None, rematch=True)
+    change = commands.begin(room, 2, 5, rematch=True)
+    assert change.kept is None and change.dealt is not None
+    after = room.to_data()
+    assert {key: after[key] for key in ("rules", "seats", "host")} == \
+        {key: before[key] for key in ("rules", "seats", "host")}
+    fresh = Game.deal(preset("oklahoma").replace(players=3), 5)
+    names = ["Ann", "Ben", "Cy"]
+    assert change.dealt.record(names)["hands"] == fresh.record(names)["hands"]
 
 
 def test_a_leaver_who_had_said_yes_is_no_longer_counted_and_nobody_offering_deals_nothing() -> None:

@@ -11,6 +11,7 @@ import * as Words from "./words.js";
 import { afterDialogs } from "./table/focus.js";
 import { refit, sortBy } from "./table/hand.js";
 import { listenToKeys, openKeys } from "./table/keys.js";
+import { markMenuRow } from "./table/menu-more.js";
 import { act, can } from "./table/moves.js";
 import { chooseNewGame, newGame } from "./table/new-game.js";
 import { connectionBack, connectionLost } from "./table/offline.js";
@@ -74,6 +75,7 @@ $("menu-toggle").addEventListener("click", () => {
   $("menu-toggle").setAttribute("aria-expanded", String(open));
   document.body.classList.toggle("menu-open", open);
 });
+markMenuRow($("game-nav"));
 $("stock").addEventListener("click", () => (can("draw") ? act("draw") : act("pass")));
 $("sort-rank").addEventListener("click", () => sortBy("rank"));
 $("sort-suit").addEventListener("click", () => sortBy("suit"));
@@ -91,7 +93,10 @@ Settings.onNewGame(() => askNewGame());
 window.Okgin = { ...table, Settings, Words, Result, Motion };
 document.body.classList.toggle("touch", Words.touchOnly());
 Settings.init();
-// Connect once the page is parsed: every module script (room.js, coach.js, after this one) has
-// run by then and has joined the table, so each hears the socket's first messages.
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => connect({ open: opened, message: receive, close: closed }));
-else connect({ open: opened, message: receive, close: closed });
+// Connect once every module script (room.js, coach.js, after this one) has run and joined the
+// table, so each hears the socket's first messages: DOMContentLoaded comes after the last of
+// them. (While this one runs the document is already "interactive", and a socket opened now
+// could open while room.js is still being fetched: a room's page then never entered its room.)
+const start = () => connect({ open: opened, message: receive, close: closed });
+if (document.readyState === "complete") start();
+else document.addEventListener("DOMContentLoaded", start);

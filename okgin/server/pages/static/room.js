@@ -7,6 +7,7 @@ import { coachChoice, coachLine } from "./coach-choice.js";
 import { $, h } from "./dom.js";
 import { showBubble } from "./room/bubbles.js";
 import { drawClock } from "./room/clock.js";
+import { leaverLines, leftWords } from "./room/leavers.js";
 import { answerButtons, offerLine, offerText } from "./room/rematch.js";
 import { chipsSplit, stakeParts } from "./room/stake.js";
 import * as Settings from "./settings.js";
@@ -88,7 +89,7 @@ function seatRow(seat, index) {
   const row = h("li", { class: "seat", "data-seat": String(index) });
   const host = you === room.host && you !== null;
   const who = seat.kind === "empty" ? "Empty seat"
-    : seat.left ? `${seat.name} left the table: the computer plays (${seat.level})`
+    : seat.left ? leftWords(room, seat, index)
     : seat.kind === "computer" ? `${seat.name} (computer, ${seat.level})` : seat.name;
   row.append(h("span", { class: "who", text: who + (index === room.host ? " · host" : "") +
                                               (index === you ? " · you" : "") }));
@@ -287,14 +288,7 @@ function left() {
 }
 // Who left since the last frame: a line at the table, read out (the seat row says it too).
 function tellLeavers(before, after) {
-  if (!before || before.code !== after.code) return;
-  after.seats.forEach((seat, index) => {
-    const was = before.seats[index];
-    if (index === after.you || was.kind !== "person") return;
-    const text = seat.left ? `${seat.name} left the table: a computer player plays the seat.`
-      : after.phase === "lobby" && seat.kind === "empty" ? `${was.name} left the table.` : null;
-    if (text) said.prepend(h("p", { class: "left-line", text }));
-  });
+  for (const text of leaverLines(before, after)) said.prepend(h("p", { class: "left-line", text }));
 }
 
 function receive(message) {
