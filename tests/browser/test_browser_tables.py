@@ -49,7 +49,9 @@ def _page(browser: Browser, url: str, errors: list[str], name: str | None = None
     return page
 
 
-def _open_table(browser: Browser, server: ServerProcess, errors: list[str], seats: int = 2) -> tuple[Page, str]:
+def _open_table(
+    browser: Browser, server: ServerProcess, errors: list[str], seats: int = 2,
+) -> tuple[Page, str]:
     """Ann makes a table for ``seats`` and ticks Open table; her page and the room's code."""
     host = _page(browser, server.url, errors)
     host.click("#play-friends")
