@@ -33,6 +33,7 @@ from okgin.server.pages.site import (
     record_download,
     rules_api,
 )
+from okgin.server.pages.tables import Latest, table_routes
 from okgin.server.pages.tournaments import tournament_routes
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.identity import Players
@@ -153,6 +154,7 @@ def create_app(
         *coach_routes(),
         *profile_routes(),
         *tournament_routes(),
+        *table_routes(),
         *public_routes(),
         *play_online_routes(),
         WebSocketRoute("/ws", game_socket),
@@ -162,6 +164,7 @@ def create_app(
     app.state.hall = hall
     app.state.players = players
     app.state.ratings = rated
+    app.state.table_lists = Latest()
     app.state.tournaments = Tournaments(tournaments)
     app.state.director = director
     app.state.pool = matchmaker

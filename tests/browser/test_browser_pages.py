@@ -24,7 +24,11 @@ from test_coach_server import seed_games
 from tournament_client import FAST
 from tournament_client import Browser as Visitor
 
+from okgin.rules import preset
+from okgin.server.rooms.room import Room
+from okgin.server.store.room_store import RoomTable
 from okgin.server.store.schema import players, ratings
+from okgin.server.store.storage import Store
 
 Site: TypeAlias = tuple[ServerProcess, str, dict[str, str]]
 """The server, the guest's cookie whose games and tournaments these are, and the pages' paths by name."""
@@ -87,6 +91,30 @@ def _rated_players(db: Path) -> None:
     engine.dispose()
 
 
+def _open_tables(db: Path) -> None:
+    """Two open tables waiting for players (one with a long name and house rules) and two listed
+    games being played by the rated players, written to the store as the server writes them."""
+    store = Store(f"sqlite:///{db}")
+    rooms = RoomTable(store, Room.from_data)
+    waiting, _ = Room.create(preset("oklahoma-big-gin"), 4, "Dora", timer=60, listed=True)
+    rooms.create(waiting, seated={0: "pages-player-3"})
+    house, _ = Room.create(preset("gin").replace(gin_bonus=20, target=50), 2, "Eve <b> of the longs",
+                           coach=True, listed=True)
+    rooms.create(house, seated={0: "pages-player-4"})
+    for host, guest, seats in (("Ann", "Bob", 2), ("Cy", None, 3)):
+        room, _ = Room.create(preset("oklahoma-multiplayer" if seats > 2 else "oklahoma"), seats, host,
+                              listed=True)
+        if guest:
+            room.sit(1, guest)
+        for seat in range(seats):
+            if room.seats[seat].kind == "empty":
+                room.set_computer(0, seat, "hard", time.time())
+        room.start(0, f"pages-game-{host}")
+        people = {"Ann": "pages-player-0", "Bob": "pages-player-1", "Cy": "pages-player-2"}
+        rooms.create(room, seated={i: people[s.name] for i, s in enumerate(room.seats) if s.name in people})
+    store.close()
+
+
 def _tournaments(server: ServerProcess, cookie: str) -> dict[str, str]:
     """One knockout of computers played to the end, and a Swiss with a person waiting at
     their table (running)."""
@@ -113,7 +141,8 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     context.close()
     games = seed_games(db, 3, cookie)
     _rated_players(db)
-    pages = {"tournaments": "/t", "leaderboard": "/leaderboard", "statistics": "/stats",
+    _open_tables(db)
+    pages = {"tables": "/tables", "tournaments": "/t", "leaderboard": "/leaderboard", "statistics": "/stats",
              "history": "/history", "profile": "/profile", "how-to-play": "/how-to-play",
              "review": f"/games/{games[0]}/review", "replay": f"/games/{games[0]}/replay",
              **_tournaments(server, cookie)}
@@ -121,7 +150,7 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     server.stop()
 
 
-PAGES = ("tournaments", "tournament-finished", "tournament-running", "leaderboard", "statistics",
+PAGES = ("tables", "tournaments", "tournament-finished", "tournament-running", "leaderboard", "statistics",
          "history", "profile", "how-to-play", "review", "replay")
 
 
@@ -167,6 +196,9 @@ def test_the_matrix_pages_hold_real_data(browser: Browser, site: Site) -> None:
     context.add_cookies([{"name": "okgin_session", "value": cookie, "url": server.url}])
     page = context.new_page()
     try:
+        page.goto(server.url + pages["tables"])
+        assert page.locator("#waiting li").count() == 2 and page.locator("#playing li").count() == 2
+        expect(page.locator("#playing li").first).to_contain_text("Cy (2350)")  # before (2150 + 2250) / 2
         page.goto(server.url + pages["history"])
         assert page.locator("tbody tr").count() >= 3
         page.goto(server.url + pages["leaderboard"])

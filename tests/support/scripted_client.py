@@ -176,12 +176,14 @@ def assert_fair(frames: list[str]) -> None:
 
 async def open_room(url: str, players: int, name: str = "Ann", rules: Any = "oklahoma",
                     timer: int | None = None, cookie: str | None = None, coach: bool | None = None,
-                    ) -> Client:
+                    listed: bool | None = None) -> Client:
     """A host: a new room of ``players`` seats, the host at seat 0 (``coach``: allowed or not,
-    None to leave the field out)."""
+    ``listed``: an open table or not, None to leave the field out)."""
     host = await Client.connect(url, cookie)
-    made = {"type": "create", "players": players, "name": name, "rules": rules, "timer": timer}
-    answer = await host.request(made if coach is None else {**made, "coach": coach})
+    made: dict[str, Any] = {"type": "create", "players": players, "name": name, "rules": rules,
+                            "timer": timer}
+    chosen = {"coach": coach, "listed": listed}
+    answer = await host.request({**made, **{k: v for k, v in chosen.items() if v is not None}})
     assert answer["type"] == "ack", answer
     return host
 

@@ -14,7 +14,7 @@ import logging
 import math
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,6 +166,14 @@ class RatingStore:
     def shown_rating(self, player: str, seats: int) -> int:
         """``player``'s rating as pages show it, for a table of ``seats`` (a new player's if none)."""
         return self.ratings_of(player).get(family(seats), Rating()).shown
+
+    def ratings_in(self, family: str, players: Collection[str]) -> dict[str, Rating]:
+        """The ratings in ``family`` of those of ``players`` who have one."""
+        if not players:
+            return {}
+        query = select(ratings).where(ratings.c.family == family, ratings.c.player.in_(list(players)))
+        with storage_errors("could not read the ratings"), self.engine.connect() as db:
+            return {row.player: Rating(row.mu, row.sigma, row.games) for row in db.execute(query)}
 
     def leaderboard(self, family: str, limit: int = TOP, you: str | None = None) -> list[Placed]:
         """The best ``limit`` of ``family``, by ordinal (equal ordinals share a place)."""

@@ -66,11 +66,13 @@ class Hall:
 
     async def open(
         self, rules: Rules, players: int, name: object, timer: object, away_grace: float,
-        player: str | None = None, coach: bool = False,
+        player: str | None = None, coach: bool = False, listed: bool = False,
     ) -> tuple[LiveRoom, str]:
         """A room for friends, its host at seat 0 (and its token; ``player``, if known, written
-        as that seat's with the room); nobody has been dealt yet. ``coach``: the host allows it."""
-        room, token = Room.create(rules, players, name, timer, away_grace, coach)  # type: ignore[arg-type]
+        as that seat's with the room); nobody has been dealt yet. ``coach``: the host allows it;
+        ``listed``: an open table, listed for anyone to join."""
+        room, token = Room.create(rules, players, name, timer, away_grace, coach,  # type: ignore[arg-type]
+                                  listed)
         return await self.create(room, None, {0: player} if player is not None else None), token
 
     async def create(self, room: Room, game: Game | None, seated: dict[int, str] | None = None) -> LiveRoom:

@@ -105,6 +105,10 @@ class Room:
     coach: bool = False
     """The coach's help in play (hints, advice) is allowed: a game against the computer always, a
     friends' room if its host chose so, a tournament's table never. Such a game is not rated."""
+    listed: bool = False
+    """An open table (its host's choice): listed for anyone to join while its lobby has a free
+    seat, and among the games being played now once it plays (``pages/tables``). A private
+    room (the default) is found by its link only. Chosen when the room is made; never changed."""
     _rules_json: tuple[Rules, str | dict[str, Any]] | None = field(default=None, compare=False, repr=False)
     """``rules.to_json()`` and the rules it was made from: written at every change and frame."""
 
@@ -113,19 +117,22 @@ class Room:
     @classmethod
     def create(
         cls, rules: Rules, players: int, host_name: str, timer: int | None = None,
-        away_grace: float = AWAY_GRACE, coach: bool = False,
+        away_grace: float = AWAY_GRACE, coach: bool = False, listed: bool = False,
     ) -> tuple[Room, str]:
         """A room in its lobby with the host seated at seat 0; returns it and the host's token.
-        ``coach``: the host allows the coach (its games are then not rated)."""
+        ``coach``: the host allows the coach (its games are then not rated); ``listed``: an open
+        table, listed for anyone to join (else by its link only)."""
         if players not in (2, 3, 4):
             raise RoomError("a room has 2 to 4 seats")
         if timer not in TIMERS:
             raise RoomError("the turn timer is off, 30, 60 or 120 seconds")
         if not isinstance(coach, bool):
             raise RoomError("the coach is allowed (true) or not (false)")
+        if not isinstance(listed, bool):
+            raise RoomError("a table is open to anyone (true) or by its link only (false)")
         rules = rules.replace(players=players) if rules.players != players else rules
         room = cls(new_code(), rules, [Seat() for _ in range(players)], timer=timer, away_grace=away_grace,
-                   coach=coach)
+                   coach=coach, listed=listed)
         return room, room.sit(0, host_name)
 
     @classmethod
@@ -185,6 +192,7 @@ class Room:
             "away_grace": self.away_grace, "tournament": self.tournament, **self.stakes.to_json(),
             "staked": list(self.staked), "chips": self.chips, "rematch": list(self.rematch_yes),
             "coach": self.coach, "closing": self.closing(),
+            "listed": self.listed,
         }
 
     # -- changes (each checks, then changes) ------------------------------------------------
@@ -400,7 +408,7 @@ class Room:
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
                 "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),
                 "chips": self.chips, "tournament": self.tournament,
-                "rematch": list(self.rematch_yes), "coach": self.coach}
+                "rematch": list(self.rematch_yes), "coach": self.coach, "listed": self.listed}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
@@ -409,7 +417,8 @@ class Room:
                    version, list(data["games"]), float(data.get("away_grace", AWAY_GRACE)),
                    data.get("deadline"), TableStakes.from_json(data.get("stakes")),
                    list(data.get("staked", [])), data.get("chips"), data.get("tournament"),
-                   rematch_yes=list(data.get("rematch", [])), coach=_coach_of(data))
+                   rematch_yes=list(data.get("rematch", [])), coach=_coach_of(data),
+                   listed=data.get("listed") is True)
 
 
 def _coach_of(data: dict[str, Any]) -> bool:

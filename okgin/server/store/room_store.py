@@ -65,6 +65,9 @@ class Saved(Protocol):
     code: str
     version: int
     game: str | None
+    listed: bool
+    """An open table: written with the room when it is made and at each change but a move's
+    (a move never changes it), so the lists read the listed rooms without opening the others."""
 
     @property
     def phase(self) -> object: ...
@@ -92,6 +95,7 @@ class RoomTable(Generic[R]):
             db.execute(insert(rooms).values(
                 code=room.code, version=room.version, created=now, updated=now,
                 phase=str(room.phase), game=room.game, data=compact_json(room.to_data()),
+                listed=room.listed,
             ))
             _seat_players(db, room.code, seated)
             if game is not None:
@@ -120,7 +124,7 @@ class RoomTable(Generic[R]):
                 update(rooms)
                 .where(rooms.c.code == room.code, rooms.c.version == room.version)
                 .values(version=room.version + 1, updated=now, phase=str(room.phase), game=room.game,
-                        data=compact_json(room.to_data()))
+                        data=compact_json(room.to_data()), listed=room.listed)
             ).rowcount
             if written != 1:
                 raise Conflict(room.code)
@@ -180,6 +184,21 @@ class RoomTable(Generic[R]):
         with storage_errors("could not read the room"), self.engine.connect() as db:
             row = db.execute(select(rooms).where(rooms.c.game == game_id)).first()
         return self._room(row._mapping) if row is not None else None
+
+    def listed_rooms(self, phase: str, limit: int) -> list[tuple[R, dict[int, str]]]:
+        """The listed rooms (open tables) in ``phase`` ("lobby", "playing"), the last made first, at most
+        ``limit``: each with the players of its people's seats (seat: player id)."""
+        query = (select(rooms.c.code, rooms.c.version, rooms.c.data)
+                 .where(rooms.c.listed.is_(True), rooms.c.phase == phase)
+                 .order_by(rooms.c.created.desc()).limit(limit))
+        with storage_errors("could not read the open tables"), self.engine.connect() as db:
+            found = [self._room(row._mapping) for row in db.execute(query)]
+            seated: dict[str, dict[int, str]] = {room.code: {} for room in found}
+            if found:
+                players = select(room_players).where(room_players.c.room.in_(list(seated)))
+                for row in db.execute(players):
+                    seated[row.room][int(row.seat)] = str(row.player)
+        return [(room, seated[room.code]) for room in found]
 
     def _room(self, row: Any) -> R:
         return self._make(row["code"], row["version"], json.loads(row["data"]))

@@ -22,6 +22,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData()
@@ -61,6 +62,10 @@ rooms = Table(
     Column("phase", String(16), nullable=False),
     Column("game", String(40), nullable=True, index=True),
     Column("data", Text, nullable=False),
+    # An open table (``Room.listed``, also in ``data``): the lists of tables waiting for players
+    # and of games being played now read the listed rooms by phase (pages/table_lists.py).
+    Column("listed", Boolean, nullable=False, server_default=false()),
+    Index("ix_rooms_listed_phase", "listed", "phase"),
 )
 
 hand_results = Table(

@@ -63,7 +63,7 @@ async def on_create(c: Connection, message: m.Create) -> Answer:
     players = message.players if message.players is not None else message.rules.players
     name = _name(c, message.name)
     live, token = await c.hall.open(message.rules, players, name, message.timer, c.settings.away_grace,
-                                     c.player_id, message.coach)
+                                     c.player_id, message.coach, message.listed)
     await c.seating.named(name)
     await c.watch(live, 0, token)
     return None

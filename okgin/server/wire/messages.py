@@ -169,12 +169,14 @@ class Create:
     timer: Json
     coach: bool = False
     """The host allows the coach at this table (its games are then not rated)."""
+    listed: bool = False
+    """An open table, listed for anyone to join (else by its link only)."""
     id: int | None = None
 
     @classmethod
     def read(cls, f: Fields) -> Create:
         return cls(f.data.get("name"), f.maybe_whole("players"), f.rules(), f.data.get("timer"),
-                   f.flag("coach"))
+                   f.flag("coach"), f.flag("listed"))
 
 
 @dataclass(frozen=True, slots=True)

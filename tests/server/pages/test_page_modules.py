@@ -18,7 +18,7 @@ from okgin.server.pages.site import STATIC
 ROOT = Path(__file__).resolve().parents[3]
 
 BASE = "http://127.0.0.1"
-PAGES = ("/", "/r/abcd", "/replay", "/profile", "/t", "/play-online")
+PAGES = ("/", "/r/abcd", "/replay", "/profile", "/t", "/play-online", "/tables")
 SCRIPT = re.compile(r"<script\b([^>]*)>")
 IMPORT = re.compile(r'^(?:import\s+(?:[^";]*?\sfrom\s+)?|export\s+[^";]*?\sfrom\s+)"([^"]+)";', re.M)
 
@@ -46,7 +46,8 @@ def test_every_script_is_a_module_served_as_javascript(app: Starlette) -> None:
             assert 'type="module"' in attributes, (path, attributes)
             named.add(re.findall(r'src="([^"]+)"', attributes)[0])
     assert {"/static/game.js", "/static/coach.js", "/static/room.js", "/static/replay.js",
-            "/static/passkeys.js", "/static/tournament.js", "/static/play-online.js"} <= named
+            "/static/passkeys.js", "/static/tournament.js", "/static/play-online.js",
+            "/static/tables.js"} <= named
     seen: set[str] = set()
     waiting = set(named)
     while waiting:

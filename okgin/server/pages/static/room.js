@@ -6,6 +6,7 @@
 import { coachChoice, coachLine } from "./coach-choice.js";
 import { $, h } from "./dom.js";
 import { showBubble } from "./room/bubbles.js";
+import { publicChoice, publicLine, sitFromList } from "./room/listing.js";
 import { drawClock } from "./room/clock.js";
 import { leaverLines, leftWords } from "./room/leavers.js";
 import { answerButtons, offerLine, offerText } from "./room/rematch.js";
@@ -27,6 +28,7 @@ const errors = new Map(), pending = new Map();
 let readyAt = new Map(); // seat -> when (page clock, ms) the host may let a computer play it
 
 const tournamentLink = () => `/t/${encodeURIComponent(room.tournament)}`;
+const sitAt = (seat, name) => request({ type: "sit", seat, name }, `sit-${seat}`);
 // The table's send numbers the messages (ids only grow on a socket), so answers find their control.
 function request(message, key) {
   errors.delete(key);
@@ -56,13 +58,13 @@ function offerRooms() {
   const timer = h("select", { id: "friends-timer", name: "timer" },
     h("option", { value: "", text: "No turn timer" }),
     ...[30, 60, 120].map((n) => h("option", { value: String(n), text: `${n} seconds a turn` })));
-  const coach = coachChoice();
+  const coach = coachChoice(), listed = publicChoice();
   const create = h("button", { type: "button", id: "friends-create", text: "Create the table", on: () => {
     if (!name.value.trim()) { name.focus(); return; }
     localStorage.setItem("okgin.name", name.value.trim());
     const rules = Settings.currentRules();
     request({ type: "create", name: name.value, players: Number(seats.value), rules,
-              timer: timer.value ? Number(timer.value) : null, coach: coach.coach() });
+              timer: timer.value ? Number(timer.value) : null, coach: coach.coach(), listed: listed.open() });
   } });
   name.value = playerName();
   dialog.append(h("h2", { id: "friends-title", text: "Play with friends" }),
@@ -70,7 +72,7 @@ function offerRooms() {
                     "Empty seats can be filled with computer players." }),
     h("label", { class: "opt" }, h("b", { text: "Your name" }), " ", name),
     h("label", { class: "opt" }, h("b", { text: "Seats" }), " ", seats),
-    h("label", { class: "opt" }, h("b", { text: "Turn timer" }), " ", timer), coach.control,
+    h("label", { class: "opt" }, h("b", { text: "Turn timer" }), " ", timer), coach.control, listed.control,
     h("p", { class: "small", text: "The house rules you chose apply; a stake in play chips is set in the lobby." }),
     h("div", { class: "dialog-buttons" },
       h("button", { type: "button", text: "Cancel", on: () => dialog.close() }), create));
@@ -174,7 +176,7 @@ function drawPanel() {
   parts.push(h("ul", { id: "seats" }, ...room.seats.map(seatRow)));
   const [line, box] = stakeParts(room, you, { withError, request });
   if (line) parts.push(line);
-  if (room.phase === "lobby" && !room.tournament) parts.push(coachLine(room));
+  if (room.phase === "lobby" && !room.tournament) parts.push(coachLine(room), ...[publicLine(room)].filter(Boolean));
   const buttons = h("div", { class: "room-buttons" });
   if (room.phase === "lobby" && you === room.host) {
     buttons.append(...withError("start", h("button", { type: "button", id: "start-game", text: "Start game",
@@ -298,7 +300,7 @@ function receive(message) {
     room = message;
     you = message.you;
     readyAt = new Map(message.seats.map((s, i) => [i, Date.now() + 1000 * (s.takeover_in || 0)]));
-    if (code) { draw(); refreshGameOver(); }
+    if (code) { draw(); refreshGameOver(); sitFromList(room, you, playerName(), sitAt); }
   } else if ((message.type === "ack" || message.type === "error") && pending.has(message.id)) {
     const key = pending.get(message.id);
     pending.delete(message.id);

@@ -1,0 +1,118 @@
+"""The Tables page in real browsers (issue 26): a host opens a table for anyone; a second person,
+already on /tables in another context, sees it appear without reloading and joins it with one
+click; a listed game in play is watched from the list of games being played now with one click,
+the spectator's page showing the table and no frame holding a card it may not see."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_play import mouse_turn
+from conftest import new_context
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from scripted_client import assert_fair
+from server_process import ServerProcess
+
+RULES = {"preset": "oklahoma", "target": 10}
+WAIT = 20_000
+OPENED: list[BrowserContext] = []
+
+
+@pytest.fixture
+def tables_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path / "tables.db").start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(autouse=True)
+def _close_contexts() -> Iterator[None]:
+    yield
+    while OPENED:
+        OPENED.pop().close()
+
+
+def _page(browser: Browser, url: str, errors: list[str], name: str | None = None) -> Page:
+    """A page at ``url``, instant computer players; ``name``: the name this browser last played under."""
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
+    OPENED.append(context)
+    known = f"localStorage.setItem('okgin.name', {json.dumps(name)});" if name else ""
+    context.add_init_script(
+        f"localStorage.setItem('okgin.options', '{json.dumps({'speed': 'instant', 'levels': ['normal']})}');"
+        f"localStorage.setItem('okgin.rules', '{json.dumps(RULES)}');{known}")
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    return page
+
+
+def _open_table(
+    browser: Browser, server: ServerProcess, errors: list[str], seats: int = 2,
+) -> tuple[Page, str]:
+    """Ann makes a table for ``seats`` and ticks Open table; her page and the room's code."""
+    host = _page(browser, server.url, errors)
+    host.click("#play-friends")
+    host.fill("#friends-name", "Ann")
+    host.select_option("#friends-seats", str(seats))
+    host.check("#friends-public")
+    host.click("#friends-create")
+    host.wait_for_url("**/r/*", timeout=WAIT)
+    expect(host.locator("#public-line")).to_contain_text("An open table", timeout=WAIT)
+    return host, host.url.rsplit("/", 1)[1]
+
+
+@pytest.mark.slow
+def test_an_open_table_appears_in_the_list_without_a_reload_and_is_joined_with_one_click(
+    browser: Browser, tables_server: ServerProcess,
+) -> None:
+    errors: list[str] = []
+    bob = _page(browser, tables_server.url + "/tables", errors, name="Bob")
+    expect(bob.locator("#waiting-none")).to_be_visible()
+    bob.evaluate("window.sameLoad = true")  # gone if the page were loaded again
+    host, code = _open_table(browser, tables_server, errors)
+    row = bob.locator(f'#waiting li[data-code="{code}"]')
+    expect(row).to_contain_text("Ann's table for 2", timeout=WAIT)
+    expect(row).to_contain_text("1 of 2 seats free; no turn timer; no coach (rated).")
+    assert bob.evaluate("window.sameLoad") is True
+    row.get_by_role("link", name="Join Ann's table").click()
+    bob.wait_for_url(f"**/r/{code}", timeout=WAIT)
+    expect(bob.locator('#seats .seat[data-seat="1"]')).to_contain_text("Bob · you", timeout=WAIT)
+    expect(host.locator('#seats .seat[data-seat="1"]')).to_contain_text("Bob", timeout=WAIT)
+    bob.goto(tables_server.url + "/tables")  # the table is full: it has left the list
+    expect(bob.locator("#waiting-none")).to_be_visible(timeout=WAIT)
+    assert not errors, errors
+
+
+@pytest.mark.slow
+def test_a_listed_game_is_watched_from_the_games_being_played_and_shows_no_hidden_card(
+    browser: Browser, tables_server: ServerProcess,
+) -> None:
+    errors: list[str] = []
+    host, code = _open_table(browser, tables_server, errors)
+    host.click('#seats .seat[data-seat="1"] .add-computer')
+    expect(host.locator('#seats .seat[data-seat="1"]')).to_contain_text("(computer, normal)", timeout=WAIT)
+    host.click("#start-game")
+    host.wait_for_selector("#hand .card", timeout=WAIT)
+    watcher = _page(browser, tables_server.url + "/tables", errors)
+    frames: list[str] = []
+    watcher.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    row = watcher.locator(f'#playing li[data-code="{code}"]')
+    expect(row).to_contain_text("Ann (1500) and Ruby (computer)", timeout=WAIT)
+    expect(watcher.locator("#waiting-none")).to_be_visible()  # started: no longer waiting
+    row.get_by_role("link", name="Watch Ann, Ruby").click()
+    watcher.wait_for_url(f"**/r/{code}", timeout=WAIT)
+    expect(watcher.locator("body")).to_have_class("spectator", timeout=WAIT)
+    expect(watcher.locator("#watcher-line")).to_have_text("You are watching this table.")
+    expect(watcher.locator("#opponents .fan").first).to_be_visible()
+    seen = watcher.evaluate("document.body.dataset.seq")
+    for _ in range(4):  # the host plays on while the watcher looks (Ruby answers at once)
+        mouse_turn(host)
+    watcher.wait_for_function("seen => document.body.dataset.seq !== seen", arg=seen, timeout=WAIT)
+    assert watcher.locator("#hand .card").count() == 0
+    states = [f for f in frames if json.loads(f)["type"] == "state"]
+    assert len(states) >= 2 and all(json.loads(f)["view"]["seat"] is None for f in states)
+    assert_fair(frames)
+    assert not errors, errors
