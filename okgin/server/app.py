@@ -20,6 +20,8 @@ from starlette.staticfiles import StaticFiles
 
 from okgin.server.coach import statistics
 from okgin.server.coach.answers import coach_work
+from okgin.server.pages.api_routes import api_routes
+from okgin.server.pages.bot_pages import bot_routes
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
 from okgin.server.pages.history import history_page
@@ -143,6 +145,8 @@ def create_app(
         *profile_routes(),
         *tournament_routes(),
         *public_routes(),
+        *bot_routes(),
+        *api_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
