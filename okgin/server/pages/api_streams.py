@@ -4,7 +4,7 @@ and an empty line now and then to keep the connection open:
 - the bot's events (``/api/stream/event``): each challenge waiting for its answer, each game
   it is seated in as it starts, and each as it ends. Read from the store every ``POLL``
   seconds (in a worker thread), so a challenge made or a game started on another process
-  behind the same proxy is seen as well;
+  behind the same proxy is seen as well; it ends at its next look once its token is revoked;
 - one game (``/api/bot/game/stream/{room}``): the room and state frames the web page gets,
   made for the bot's own seat by the room (``rooms.watchers``: a seat's view, never the full
   state), from the first one to the game's final state, where the stream ends.
@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from okgin.server.pages.api_common import Api, ApiRefused, bearer_of, seat_of
-from okgin.server.players.api_tokens import Bearer
+from okgin.server.players.api_tokens import ApiTokens, Bearer
 from okgin.server.players.bots import BotAccounts
 from okgin.server.players.challenges import Challenges
 from okgin.server.rooms.watchers import Watcher
@@ -63,10 +63,11 @@ async def event_stream(request: Request) -> Response:
     """GET /api/stream/event: the bot's challenges and games, as they come."""
     found = await bearer_of(request)
     api = Api.of(request)
-    return _streaming(api, found, _events(api, found.player))
+    return _streaming(api, found, _events(api, found))
 
 
-async def _events(api: Api, player: str) -> AsyncIterator[bytes]:
+async def _events(api: Api, found: Bearer) -> AsyncIterator[bytes]:
+    player, tokens = found.player, ApiTokens(api.players.engine)
     bots, challenges = BotAccounts(api.players.engine), Challenges(api.players.engine)
     told: set[str] = set()
     started: set[tuple[str, str | None]] = set()
@@ -75,6 +76,8 @@ async def _events(api: Api, player: str) -> AsyncIterator[bytes]:
     quiet = 0.0
     first = True
     while True:
+        if not await anyio.to_thread.run_sync(tokens.alive, found.token_hash):
+            return  # revoked: the stream ends at its next look
         sent = False
         for challenge in await anyio.to_thread.run_sync(challenges.pending_for, player):
             if challenge.id in told:

@@ -15,8 +15,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from okgin.errors import sentence
 from okgin.server.pages.account import Refused
 from okgin.server.pages.forms import FormRefused, read_form
+from okgin.server.pages.template import message
 from okgin.server.players.api_tokens import ApiTokens, TokenError
 from okgin.server.players.bots import BotAccounts, BotError
 from okgin.server.players.identity import Session
@@ -57,7 +59,10 @@ async def _form(request: Request, refused: Refused, action: str, handler: Handle
     try:
         return await handler(request, session, fields)
     except (BotError, TokenError) as error:
-        return await refused(request, session, action, str(error), getattr(error, "status", 400))
+        status = getattr(error, "status", 400)
+        if session.username is None or not getattr(error, "beside", True):  # no form to say it beside
+            return message(request, "Your profile", sentence(str(error)), status, error=True)
+        return await refused(request, session, action, str(error), status)
 
 
 async def _make_bot(request: Request, session: Session, fields: dict[str, str]) -> Response:

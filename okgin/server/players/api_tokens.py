@@ -93,6 +93,12 @@ class ApiTokens:
                 db.execute(update(api_tokens).where(api_tokens.c.id_hash == key).values(last_used=now))
         return Bearer(row.player, key, row.bot is not None, row.username)
 
+    def alive(self, token_hash: str) -> bool:
+        """Is the token of this hash still live (not revoked)? An open stream asks now and then."""
+        with storage_errors("could not read the token"), self.engine.connect() as db:
+            row = db.execute(select(api_tokens.c.id_hash).where(api_tokens.c.id_hash == token_hash)).first()
+        return row is not None
+
     def listed(self, player: str) -> list[Token]:
         query = (select(api_tokens.c.id_hash, api_tokens.c.created, api_tokens.c.last_used)
                  .where(api_tokens.c.player == player).order_by(api_tokens.c.created))

@@ -26,11 +26,13 @@ BOT_PREFIX = "bot-"
 
 
 class BotError(ValueError):
-    """A bot account refused: the message says why (the status for the page or the API)."""
+    """A bot account refused: the message says why (the status for the page or the API;
+    ``beside``: whether the profile still shows the form it answers)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, beside: bool = True) -> None:
         super().__init__(message)
         self.status = status
+        self.beside = beside
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +62,7 @@ class BotAccounts:
             if db.execute(select(accounts.c.player).where(accounts.c.player == player)).first() is None:
                 raise BotError("make an account first: a bot account is an account")
             if is_bot(db, player):
-                raise BotError("this account is a bot account already")
+                raise BotError("this account is a bot account already", beside=False)
             if db.execute(select(rating_history.c.game).where(rating_history.c.player == player)
                           .limit(1)).first() is not None:
                 raise BotError("this account has played rated games as a person: make a new account "
@@ -69,7 +71,7 @@ class BotAccounts:
                 with db.begin_nested():
                     db.execute(insert(bot_accounts).values(player=player, created=time.time()))
             except IntegrityError:  # two at once: the first made it
-                raise BotError("this account is a bot account already") from None
+                raise BotError("this account is a bot account already", beside=False) from None
 
     def is_bot(self, player: str | None) -> bool:
         if player is None:
