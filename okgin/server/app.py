@@ -20,6 +20,8 @@ from starlette.staticfiles import StaticFiles
 
 from okgin.server.coach import statistics
 from okgin.server.coach.answers import coach_work
+from okgin.server.pages.api_routes import api_routes
+from okgin.server.pages.bot_pages import bot_routes
 from okgin.server.pages.coach_routes import coach_routes
 from okgin.server.pages.health import healthz
 from okgin.server.pages.history import history_page
@@ -157,6 +159,8 @@ def create_app(
         *table_routes(),
         *public_routes(),
         *play_online_routes(),
+        *bot_routes(),
+        *api_routes(),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])

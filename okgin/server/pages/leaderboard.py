@@ -12,6 +12,9 @@ from okgin.server.players.ratings import FAMILIES, PROVISIONAL, SHOWN_NEW
 from okgin.server.players.sessions import session_of
 
 TITLES = {"two-player": "Two-player rules", "multi-player": "Multi-player rules (3 or 4 seats)"}
+BOT_TITLES = {"bot-two-player": "Bots' pool, two-player rules",
+              "bot-multi-player": "Bots' pool, multi-player rules (3 or 4 seats)"}
+"""A bot account's own rating pool (``players.bots``): shown on its pages, never on the leaderboard."""
 
 
 async def leaderboard_page(request: Request) -> Response:

@@ -12,11 +12,14 @@ from starlette.routing import BaseRoute, Route
 
 from okgin.errors import sentence
 from okgin.server.pages.account import account_routes
+from okgin.server.pages.bot_account import bot_account_routes
 from okgin.server.pages.forms import FormRefused, read_form
-from okgin.server.pages.leaderboard import TITLES
+from okgin.server.pages.leaderboard import BOT_TITLES, TITLES
 from okgin.server.pages.passkey_routes import passkey_routes
 from okgin.server.pages.template import message, render
 from okgin.server.players.accounts import Accounts
+from okgin.server.players.api_tokens import ApiTokens
+from okgin.server.players.bots import BotAccounts
 from okgin.server.players.identity import Players, Session
 from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.rating_store import RatingStore
@@ -35,6 +38,7 @@ def profile_routes() -> list[BaseRoute]:
         Route("/profile", profile_page),
         Route("/profile/name", change_name, methods=["POST"]),
         *account_routes(_refused),
+        *bot_account_routes(_refused, _with_token),
         *passkey_routes(_refused),
     ]
 
@@ -103,13 +107,22 @@ def _read(players: Players, rated: RatingStore, session: Session) -> dict[str, A
         "ledger": [(line, _what(line, events.get(line.game or ""))) for line in lines],
         "devices": accounts.devices(session) if username else [],
         "passkeys": Passkeys(accounts).listed(player) if username else [],
+        "bot": BotAccounts(players.engine).is_bot(player) if username else False,
+        "tokens": ApiTokens(players.engine).listed(player) if username else [],
     }
 
 
-async def _profile(request: Request, session: Session, refusal: Refusal, status: int) -> Response:
+async def _with_token(request: Request, session: Session, token: str) -> Response:
+    """The profile page showing a new API token, this once (only its hash is kept)."""
+    return await _profile(request, session, Refusal(), 200, token)
+
+
+async def _profile(request: Request, session: Session, refusal: Refusal, status: int,
+                   new_token: str | None = None) -> Response:
     players: Players = request.app.state.players
     read = await anyio.to_thread.run_sync(_read, players, request.app.state.ratings, session)
     return render(request, "profile.html", status, **read, name=session.name or "", csrf=session.csrf,
+                  new_token=new_token, bot_titles=BOT_TITLES,
                   refusal=refusal, when=_when, families=FAMILIES, titles=TITLES, provisional=PROVISIONAL,
                   daily=DAILY_CHIPS, shown_rating=shown_rating)
 

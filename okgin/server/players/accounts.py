@@ -30,6 +30,9 @@ from okgin.server.store import chips, tournament_store
 from okgin.server.store.db import storage_errors
 from okgin.server.store.schema import (
     accounts,
+    api_tokens,
+    bot_accounts,
+    challenges,
     game_players,
     games,
     passkey_challenges,
@@ -325,8 +328,10 @@ def _forget(db: Connection, player: str) -> None:
     rating_store.forget(db, player)
     db.execute(delete(passkey_challenges).where(passkey_challenges.c.session.in_(
         select(sessions.c.id_hash).where(sessions.c.player == player))))
-    for table in (game_players, room_players, sessions, passkeys):
+    for table in (game_players, room_players, sessions, passkeys, api_tokens, bot_accounts):
         db.execute(delete(table).where(table.c.player == player))
+    db.execute(delete(challenges).where(
+        (challenges.c.challenger_player == player) | (challenges.c.bot_player == player)))
     gone = chips.forget(db, player)
     tournament_store.forget(db, player, gone, FORMER)
     db.execute(delete(accounts).where(accounts.c.player == player))

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 
 from okgin.errors import OkginError
 from okgin.rules import Rules
+from okgin.server.players.bots import bot_family, bots_among
 from okgin.server.players.ratings import (
     COMPUTER_MU,
     FAMILIES,
@@ -316,32 +317,37 @@ def _entrants(db: Connection, game: str, levels: list[str | None], standing: lis
 
 def _write_ratings(db: Connection, game: str, kind: str, entrants: list[Entrant], now: float) -> None:
     """The people's new ratings, their history rows and the counts per tenth, from the ratings
-    they had (locked first, in player order, on PostgreSQL)."""
+    they had (locked first, in player order, on PostgreSQL). A bot account is rated in its own
+    pool (``bots.bot_family``), against the people's ratings as they are and they against its."""
     people = [e.player for e in entrants if e.player is not None]
-    locked = select(ratings).where(ratings.c.family == kind, ratings.c.player.in_(people)) \
-        .order_by(ratings.c.player)
+    bots = bots_among(db, people)
+    pool = {player: bot_family(kind) if player in bots else kind for player in people}
+    locked = select(ratings).where(ratings.c.family.in_(sorted(set(pool.values()))),
+                                   ratings.c.player.in_(people)).order_by(ratings.c.player)
     if db.dialect.name == "postgresql":
         locked = locked.with_for_update()
-    found = db.execute(locked).all()
+    found = [r for r in db.execute(locked).all() if pool[r.player] == r.family]
     current = {r.player: Rating(r.mu, r.sigma, r.games) for r in found}
-    moved: Counter[int] = Counter()
+    moved: Counter[tuple[str, int]] = Counter()
     for r in found:
-        moved[r.bucket] -= 1
+        moved[r.family, r.bucket] -= 1
     share = weight(entrants)
     for player, new in sorted(rate(entrants, current).items()):  # in one order: no deadlock
-        moved[bucket(new.ordinal)] += 1
+        family_of = pool[player]
+        moved[family_of, bucket(new.ordinal)] += 1
         values = {"mu": new.mu, "sigma": new.sigma, "ordinal": new.ordinal, "bucket": bucket(new.ordinal),
                   "games": new.games, "updated": now}
         if player in current:
-            db.execute(update(ratings).where(ratings.c.player == player, ratings.c.family == kind)
+            db.execute(update(ratings).where(ratings.c.player == player, ratings.c.family == family_of)
                        .values(values))
         else:
-            db.execute(insert(ratings).values(player=player, family=kind, **values))
+            db.execute(insert(ratings).values(player=player, family=family_of, **values))
         place = next(e.place for e in entrants if e.player == player)
         db.execute(insert(rating_history).values(
-            player=player, game=game, family=kind, rated=now, place=place, weight=share,
+            player=player, game=game, family=family_of, rated=now, place=place, weight=share,
             mu=new.mu, sigma=new.sigma, ordinal=new.ordinal))
-    _count(db, kind, moved)
+    for family_of in sorted({f for f, _ in moved}):
+        _count(db, family_of, Counter({number: n for (f, number), n in moved.items() if f == family_of}))
 
 
 def bucket(ordinal: float) -> int:

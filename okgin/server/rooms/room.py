@@ -56,17 +56,19 @@ class Seat:
     """A computer player's level, playing for this away person until they come back."""
     left: bool = False
     """The person left the table during a game: a computer player has the seat, under their name."""
+    bot: bool = False
+    """The person is a bot account (a program playing through the API, docs/api.md): shown BOT."""
 
     def to_data(self) -> dict[str, Any]:
         """Every field, as stored (``dataclasses.asdict`` deep-copies each value: six times the cost)."""
         return {"kind": self.kind, "name": self.name, "level": self.level, "token_hash": self.token_hash,
-                "away_since": self.away_since, "stand_in": self.stand_in, "left": self.left}
+                "away_since": self.away_since, "stand_in": self.stand_in, "left": self.left, "bot": self.bot}
 
     def public(self, now: float, grace: float) -> dict[str, Any]:
         away = self.kind == "person" and self.away_since is not None
         waited = now - self.away_since if away and self.away_since is not None else 0.0
         return {"kind": self.kind, "name": self.name, "level": self.level, "away": away,
-                "away_for": round(waited), "stand_in": self.stand_in, "left": self.left,
+                "away_for": round(waited), "stand_in": self.stand_in, "left": self.left, "bot": self.bot,
                 # Seconds until the host may let a computer play (rounded up: never early).
                 "takeover_in": math.ceil(max(0.0, grace - waited) * 10) / 10 if away else 0}
 

@@ -365,3 +365,39 @@ pool_seekers = Table(
     Column("seat", Integer, nullable=True),
     Column("changed", Float, nullable=False),
 )
+
+# -- computer players written by others (okgin/server/players/bots.py, api_tokens.py; docs/api.md) --
+
+bot_accounts = Table(
+    "bot_accounts",
+    metadata,
+    # An account made a bot account (for ever): marked BOT, rated in its own pool, never on
+    # the leaderboard among people, played through the API with a personal token.
+    Column("player", String(40), primary_key=True),
+    Column("created", Float, nullable=False),
+)
+
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    # SHA-256 of a personal API token (shown to its owner once): the rows alone are no token.
+    Column("id_hash", String(64), primary_key=True),
+    Column("player", String(40), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("last_used", Float, nullable=True),
+)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    # A person's challenge to a bot account: pending until the bot accepts (a room is made, its
+    # code kept here) or declines; a pending one runs out after ``bots.CHALLENGE_LIFE`` seconds.
+    Column("id", String(40), primary_key=True),
+    Column("challenger_player", String(40), nullable=False, index=True),
+    Column("bot_player", String(40), nullable=False, index=True),
+    # The rules' record form (a preset and its target), as JSON.
+    Column("rules", Text, nullable=False),
+    Column("status", String(16), nullable=False),  # pending, accepted, declined
+    Column("room", String(40), nullable=True),
+    Column("created", Float, nullable=False),
+)

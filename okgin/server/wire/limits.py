@@ -97,6 +97,12 @@ class Limits:
     # each a write to the pool; a person's page makes one a second, a few more at a click.
     pool_calls: float = 3.0
     pool_call_burst: float = 20.0
+    # A personal API token (docs/api.md): a bot's requests (a move each, its streams opened),
+    # each token its own bucket, so one program's flood is refused (429) and slows nobody else.
+    api_requests: float = 10.0
+    api_request_burst: float = 60.0
+    api_streams: int = 8
+    """Streams one token may hold open at once (its event stream and a game stream per table)."""
     # Frames waiting in one connection's outbox. A page reads every frame as it comes (a tab in
     # the background too: the browser reads the socket); a page 256 behind has stopped
     # reading, and is closed (1008) rather than held without end, its seat away.
@@ -192,6 +198,8 @@ class Limiter:
         self._address_tournaments = AddressBuckets(limit.address_tournaments, limit.address_tournament_burst)
         self._token_failures = AddressBuckets(limit.address_token_failures, limit.address_token_failure_burst)
         self._pool_calls = AddressBuckets(limit.pool_calls, limit.pool_call_burst)
+        self._api = AddressBuckets(limit.api_requests, limit.api_request_burst)
+        self._api_streams: dict[str, int] = {}
 
     def for_connection(self, address: str, player: str | None = None) -> ConnectionLimits:
         """A new connection's limits; ``player``: its session's player, if it has a live session.
@@ -227,6 +235,28 @@ class Limiter:
     def may_check_token(self, address: str) -> bool:
         """May an address over its budget have a seat token looked up (it has not failed too often)?"""
         return self._token_failures.bucket(address).has_one()
+
+    def api_call(self, token_hash: str) -> RateLimited | None:
+        """Spend one of an API token's requests; the error to answer when it sends too many."""
+        if self._api.take(token_hash):
+            return None
+        rate = self.limits.api_requests
+        return RateLimited(f"too many requests with this token: at most {rate:g} a second")
+
+    def open_stream(self, token_hash: str) -> bool:
+        """Count one more stream open for an API token; False (nothing counted) at its limit."""
+        held = self._api_streams.get(token_hash, 0)
+        if held >= self.limits.api_streams:
+            return False
+        self._api_streams[token_hash] = held + 1
+        return True
+
+    def close_stream(self, token_hash: str) -> None:
+        held = self._api_streams.get(token_hash, 0) - 1
+        if held > 0:
+            self._api_streams[token_hash] = held
+        else:
+            self._api_streams.pop(token_hash, None)
 
     def token_failed(self, address: str) -> None:
         self._token_failures.take(address)

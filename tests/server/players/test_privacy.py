@@ -169,7 +169,8 @@ def test_an_upgraded_store_keeps_its_games_attached_to_no_player(tmp_path: Path)
 PLAYER_IDS = {
     "players.id", "sessions.player", "accounts.player", "game_players.player", "room_players.player",
     "ratings.player", "rating_history.player", "passkeys.player", "chip_wallets.player",
-    "chip_ledger.player", "tournaments.host", "tournament_entrants.player",
+    "chip_ledger.player", "tournaments.host", "tournament_entrants.player", "api_tokens.player",
+    "bot_accounts.player", "challenges.challenger_player", "challenges.bot_player",
 }
 """The columns that hold a player's id."""
 NAMES = {
@@ -267,6 +268,16 @@ def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_name
     session = Players(store.engine).session(ann.cookie)
     assert session is not None
     player = session.player
+    assert ann.post("/account/bot", confirm="yes").status_code == 303  # before her rated game
+    assert ann.post("/account/tokens").status_code == 200  # an API token (shown once)
+    made = bob.post("/bots/ann.quinn/challenge", preset="oklahoma", target="50")
+    assert made.status_code == 303, made.text  # Bob challenges her bot
+    bob_challenge = made.headers["location"]
+    carl = Browser(app, address="10.0.0.5", base=HOST)
+    carl.go("GET", "/")
+    assert carl.post("/account/create", username="carl.bot", password=PASSWORD).status_code == 303
+    assert carl.post("/account/bot", confirm="yes").status_code == 303
+    assert ann.post("/bots/carl.bot/challenge", preset="gin", target="50").status_code == 303  # hers to Carl
     game = _finished_game_in_a_room(store, player, "Ann Quinn")
     assert _added(ann, SoftPasskey(), name="Ann's phone").json()["ok"]
     _call(ann, "/account/passkeys/register/options", {})  # a ceremony left waiting
@@ -295,3 +306,4 @@ def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_name
     assert "<title>Swiss" in bob.go("GET", f"/t/{hosted}").text
     assert bob.go("GET", "/profile").text.count("Entry fee, Swiss") == 2  # hers and his own (he has no name)
     assert bob.go("GET", f"/games/{game}/record").status_code == 404  # only its players'; she is gone
+    assert bob.go("GET", bob_challenge).status_code == 404  # his challenge to her bot went with her
