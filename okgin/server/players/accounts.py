@@ -38,6 +38,7 @@ from okgin.server.store.schema import (
     passkey_challenges,
     passkeys,
     players,
+    pool_seekers,
     room_players,
     rooms,
     sessions,
@@ -308,6 +309,7 @@ def _forget(db: Connection, player: str) -> None:
     """Every row about ``player`` goes; the games and rooms they sat in and the tournaments they
     entered name them FORMER; their chips and ledger, their entries and the tournaments they host
     pass to an id that names nobody (``chips.forget``: no chip is lost)."""
+    db.execute(delete(pool_seekers).where(pool_seekers.c.player == player))  # a place in Play online's pool
     seats = db.execute(select(game_players.c.game, game_players.c.seat)
                        .where(game_players.c.player == player)).all()
     for game, seat in seats:

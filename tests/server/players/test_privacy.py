@@ -31,7 +31,7 @@ from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room
 from okgin.server.store.migrate import upgrade
 from okgin.server.store.room_store import GameWrite, RoomTable
-from okgin.server.store.schema import metadata
+from okgin.server.store.schema import metadata, pool_seekers
 from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 10}
@@ -170,12 +170,12 @@ PLAYER_IDS = {
     "players.id", "sessions.player", "accounts.player", "game_players.player", "room_players.player",
     "ratings.player", "rating_history.player", "passkeys.player", "chip_wallets.player",
     "chip_ledger.player", "tournaments.host", "tournament_entrants.player", "api_tokens.player",
-    "bot_accounts.player", "challenges.challenger_player", "challenges.bot_player",
+    "bot_accounts.player", "challenges.challenger_player", "challenges.bot_player", "pool_seekers.player",
 }
 """The columns that hold a player's id."""
 NAMES = {
     "players.name", "accounts.username", "passkeys.name", "tournament_entrants.name",
-    "tournaments.name", "games.head", "rooms.data",
+    "tournaments.name", "games.head", "rooms.data", "pool_seekers.name",
 }
 """The columns that hold a name a person gave (display name, username, a passkey's name, a name
 typed to join, a tournament's name, by default its host's), or JSON holding one (a game's
@@ -283,6 +283,10 @@ def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_name
     _call(ann, "/account/passkeys/register/options", {})  # a ceremony left waiting
     hosted = _tournament(ann, (ann, "Quinn at cards"), (bob, "Bob"))
     entered = _tournament(bob, (bob, "Bob"), (ann, "Quinn at cards"))
+    with store.engine.begin() as rows:  # a place waiting in Play online's pool (the database's)
+        rows.execute(pool_seekers.insert().values(
+            id="seeker-ann", player=player, name="Ann Quinn", preset="oklahoma", seats=2, rating=1500,
+            joined=0.0, lease=0.0, state="waiting", changed=0.0))
     names = ("Ann Quinn", "ann.quinn", "Ann's phone", "Quinn at cards")
     before = _rows(store)
     for column in sorted(PLAYER_IDS):

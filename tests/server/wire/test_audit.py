@@ -197,7 +197,8 @@ def test_fields_a_message_does_not_take_are_refused(server: ServerProcess) -> No
 
     seeded, misspelt, extra, plain = run(go())
     assert seeded["type"] == "error" and seeded["code"] == "bad_field"
-    assert seeded["message"] == "'create' takes no 'seed': it takes name, players, rules, timer, coach"
+    assert seeded["message"] == ("'create' takes no 'seed': it takes name, players, rules, timer, coach, "
+                                 "listed")
     assert misspelt["message"] == "'new' takes no 'opponent': it takes opponents, rules, seed"
     assert extra["message"] == "'act' takes no 'seat': it takes action"
     assert plain["type"] == "ack"
