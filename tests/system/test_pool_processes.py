@@ -27,6 +27,7 @@ import httpx
 import pytest
 import redis
 from real_servers import Nginx, Postgres, Redis
+from scripted_client import run
 from server_process import ServerProcess
 from sqlalchemy import create_engine, insert, select
 
@@ -203,7 +204,7 @@ def test_four_hundred_seekers_on_two_processes_are_each_seated_once_within_their
             await s.client.aclose()
         return time.time() - start
 
-    took = asyncio.run(go())
+    took = run(go())
     tables = seated_once(url, seekers)
     within_windows(tables)
     waits = [s.wait for s in seekers]
@@ -251,7 +252,7 @@ def test_a_process_killed_mid_pairing_loses_nobody(front: tuple[Any, ...]) -> No
             assert s.client is not None
             await s.client.aclose()
 
-    asyncio.run(go())
+    run(go())
     assert killed_at
     late = [s for s in seekers if not s.told or s.told - max(killed_at, s.asked) > TOLD_WITHIN]
     assert not late, [(s.key, s.answers[-4:]) for s in late[:5]]
