@@ -94,3 +94,27 @@ def redis_server() -> Iterator[Redis]:
         pytest.fail(str(missing), pytrace=False)
     yield server
     server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new empty store on each database the server runs on (PostgreSQL started only when asked)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    return str(request.getfixturevalue("postgres").fresh_database())
+
+
+@pytest.fixture
+def pair(tmp_path: Path, postgres: Postgres, redis_server: Redis) -> Iterator[tuple[ServerProcess, ...]]:
+    """Two `okgin serve` processes sharing a fresh PostgreSQL database and the Redis broker, seeds
+    allowed (tests/system/); each has the database's URL as ``db_url``, to read the store behind them."""
+    url = postgres.fresh_database()
+    shared = ("--db", url, "--broker", redis_server.url)  # the last --db wins over the SQLite one
+    one = ServerProcess(tmp_path / "unused1.db", allow_seeds=True, extra=shared)
+    two = ServerProcess(tmp_path / "unused2.db", allow_seeds=True, extra=shared)
+    one.start()  # one after the other: the first creates the tables
+    two.start()
+    one.db_url = two.db_url = url  # type: ignore[attr-defined]
+    yield one, two
+    one.stop()
+    two.stop()

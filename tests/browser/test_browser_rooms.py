@@ -12,6 +12,7 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser_play import mouse_turn
@@ -46,13 +47,17 @@ def patient_server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
 
 
-def open_page(browser: Browser, url: str, errors: list[str], clock: bool = False) -> Page:
-    """A page at ``url``; ``clock``: with Playwright's clock, which a test may move ahead."""
+def open_page(browser: Browser, url: str, errors: list[str], clock: bool = False,
+              rules: dict[str, Any] | None = None, name: str | None = None) -> Page:
+    """A page at ``url`` with instant computer players and ``rules`` (RULES unless told), closed
+    after the test (OPENED); ``clock``: with Playwright's clock, which a test may move ahead;
+    ``name``: the name this browser last played under."""
     context = new_context(browser, viewport={"width": 1280, "height": 900})
     OPENED.append(context)
+    known = f"localStorage.setItem('okgin.name', {json.dumps(name)});" if name else ""
     context.add_init_script(
         f"localStorage.setItem('okgin.options', '{json.dumps(FAST)}');"
-        f"localStorage.setItem('okgin.rules', '{json.dumps(RULES)}');"
+        f"localStorage.setItem('okgin.rules', '{json.dumps(rules or RULES)}');{known}"
     )
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -6,19 +6,19 @@ the spectator's page showing the table and no frame holding a card it may not se
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from browser_play import mouse_turn
-from conftest import new_context
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 from scripted_client import assert_fair
 from server_process import ServerProcess
+from test_browser_rooms import OPENED, open_page
 
 RULES = {"preset": "oklahoma", "target": 10}
 WAIT = 20_000
-OPENED: list[BrowserContext] = []
 
 
 @pytest.fixture
@@ -35,25 +35,11 @@ def _close_contexts() -> Iterator[None]:
         OPENED.pop().close()
 
 
-def _page(browser: Browser, url: str, errors: list[str], name: str | None = None) -> Page:
-    """A page at ``url``, instant computer players; ``name``: the name this browser last played under."""
-    context = new_context(browser, viewport={"width": 1280, "height": 900})
-    OPENED.append(context)
-    known = f"localStorage.setItem('okgin.name', {json.dumps(name)});" if name else ""
-    context.add_init_script(
-        f"localStorage.setItem('okgin.options', '{json.dumps({'speed': 'instant', 'levels': ['normal']})}');"
-        f"localStorage.setItem('okgin.rules', '{json.dumps(RULES)}');{known}")
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(url)
-    return page
-
-
 def _open_table(
     browser: Browser, server: ServerProcess, errors: list[str], seats: int = 2,
 ) -> tuple[Page, str]:
     """Ann makes a table for ``seats`` and ticks Open table; her page and the room's code."""
-    host = _page(browser, server.url, errors)
+    host = open_page(browser, server.url, errors, rules=RULES)
     host.click("#play-friends")
     host.fill("#friends-name", "Ann")
     host.select_option("#friends-seats", str(seats))
@@ -69,7 +55,7 @@ def test_an_open_table_appears_in_the_list_without_a_reload_and_is_joined_with_o
     browser: Browser, tables_server: ServerProcess,
 ) -> None:
     errors: list[str] = []
-    bob = _page(browser, tables_server.url + "/tables", errors, name="Bob")
+    bob = open_page(browser, tables_server.url + "/tables", errors, rules=RULES, name="Bob")
     expect(bob.locator("#waiting-none")).to_be_visible()
     bob.evaluate("window.sameLoad = true")  # gone if the page were loaded again
     host, code = _open_table(browser, tables_server, errors)
@@ -96,7 +82,7 @@ def test_a_listed_game_is_watched_from_the_games_being_played_and_shows_no_hidde
     expect(host.locator('#seats .seat[data-seat="1"]')).to_contain_text("(computer, normal)", timeout=WAIT)
     host.click("#start-game")
     host.wait_for_selector("#hand .card", timeout=WAIT)
-    watcher = _page(browser, tables_server.url + "/tables", errors)
+    watcher = open_page(browser, tables_server.url + "/tables", errors, rules=RULES)
     frames: list[str] = []
     watcher.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
     row = watcher.locator(f'#playing li[data-code="{code}"]')
@@ -104,7 +90,7 @@ def test_a_listed_game_is_watched_from_the_games_being_played_and_shows_no_hidde
     expect(watcher.locator("#waiting-none")).to_be_visible()  # started: no longer waiting
     row.get_by_role("link", name="Watch Ann, Ruby").click()
     watcher.wait_for_url(f"**/r/{code}", timeout=WAIT)
-    expect(watcher.locator("body")).to_have_class("spectator", timeout=WAIT)
+    expect(watcher.locator("body")).to_have_class(re.compile(r"\bspectator\b"), timeout=WAIT)
     expect(watcher.locator("#watcher-line")).to_have_text("You are watching this table.")
     expect(watcher.locator("#opponents .fan").first).to_be_visible()
     seen = watcher.evaluate("document.body.dataset.seq")

@@ -6,26 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import httpx
-import pytest
-from real_servers import Postgres, Redis
 from scripted_client import open_room, run, take_seat
 from server_process import ServerProcess
 
 SHORT = {"preset": "oklahoma", "target": 60}
 
-
-@pytest.fixture
-def pair(tmp_path: Path, postgres: Postgres, redis_server: Redis) -> Iterator[tuple[ServerProcess, ...]]:
-    shared = ("--db", postgres.fresh_database(), "--broker", redis_server.url)
-    one = ServerProcess(tmp_path / "unused1.db", allow_seeds=True, extra=shared).start()
-    two = ServerProcess(tmp_path / "unused2.db", allow_seeds=True, extra=shared).start()
-    yield one, two
-    one.stop()
-    two.stop()
 
 
 def _lists_until(server: ServerProcess, test: Callable[[str], bool], what: str) -> str:

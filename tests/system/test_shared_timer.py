@@ -3,23 +3,8 @@ and a player who reconnects through the other process gets no more time."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-from real_servers import Postgres, Redis
 from scripted_client import Client, run
 from server_process import ServerProcess
-
-
-@pytest.fixture
-def pair(tmp_path: Path, postgres: Postgres, redis_server: Redis) -> Iterator[tuple[ServerProcess, ...]]:
-    shared = ("--db", postgres.fresh_database(), "--broker", redis_server.url)
-    one = ServerProcess(tmp_path / "unused1.db", allow_seeds=True, extra=shared).start()
-    two = ServerProcess(tmp_path / "unused2.db", allow_seeds=True, extra=shared).start()
-    yield one, two
-    one.stop()
-    two.stop()
 
 
 def test_both_processes_wait_for_the_same_deadline(pair: tuple[ServerProcess, ...]) -> None:

@@ -13,7 +13,6 @@ from real_servers import Postgres
 from server_process import ServerProcess
 from sqlalchemy import create_engine, select
 from test_tournament_server import assert_played_out
-from test_two_processes import pair  # noqa: F401  (the fixture: two processes, one PostgreSQL, one Redis)
 from tournament_client import FAST, Browser
 
 from okgin.server.store.chips import Wallets
@@ -44,7 +43,7 @@ def mid_round(state: dict[str, Any]) -> bool:
 
 
 def test_a_killed_process_loses_no_match_and_the_tournament_ends_on_the_other(
-    pair: tuple[ServerProcess, ...],  # noqa: F811
+    pair: tuple[ServerProcess, ...],
 ) -> None:
     one, two = pair
     url: str = one.db_url  # type: ignore[attr-defined]

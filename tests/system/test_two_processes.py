@@ -5,13 +5,9 @@ finished on the other, with every acknowledged action in the store."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 import websockets
-from real_servers import Postgres, Redis
 from scripted_client import Client, choose, run
 from server_process import ServerProcess
 
@@ -19,19 +15,6 @@ from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 60}
 
-
-@pytest.fixture
-def pair(tmp_path: Path, postgres: Postgres, redis_server: Redis) -> Iterator[tuple[ServerProcess, ...]]:
-    url = postgres.fresh_database()
-    shared = ("--db", url, "--broker", redis_server.url)  # the last --db wins over the SQLite one
-    one = ServerProcess(tmp_path / "unused1.db", allow_seeds=True, extra=shared)
-    two = ServerProcess(tmp_path / "unused2.db", allow_seeds=True, extra=shared)
-    one.start()  # one after the other: the first creates the tables
-    two.start()
-    one.db_url = two.db_url = url  # type: ignore[attr-defined]
-    yield one, two
-    one.stop()
-    two.stop()
 
 
 class Player:

@@ -76,20 +76,6 @@ def test_a_room_with_the_coach_allowed_answers_it_and_its_game_is_not_rated(serv
     assert db_rows(server.db, "SELECT count(*) FROM rating_history WHERE game = ?", game) == [(0,)]
 
 
-def test_a_room_asked_for_a_coach_that_is_not_true_or_false_is_refused(server: ServerProcess) -> None:
-    async def go() -> dict[str, Any]:
-        host = await Client.connect(server.ws_url, new_guest(server.url))
-        answer = await host.request({"type": "create", "players": 2, "name": "Ann", "rules": SHORT,
-                                     "coach": "yes"})
-        await host.close()
-        return answer
-
-    rooms = db_rows(server.db, "SELECT count(*) FROM rooms")
-    answer = run(go())
-    assert answer["type"] == "error" and answer["message"] == "'create''s 'coach' is true or false"
-    assert db_rows(server.db, "SELECT count(*) FROM rooms") == rooms  # no room made
-
-
 def test_a_game_against_the_computer_keeps_its_coach_and_is_not_rated(server: ServerProcess) -> None:
     async def go() -> tuple[dict[str, Any], str]:
         solo = await Client.connect(server.ws_url, new_guest(server.url))

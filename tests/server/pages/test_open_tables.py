@@ -13,7 +13,6 @@ from typing import Any
 
 import httpx
 import pytest
-from real_servers import Postgres
 from scripted_client import Client, new_guest, open_room, run, take_seat
 from server_process import ServerProcess
 from sqlalchemy import insert
@@ -55,28 +54,23 @@ def test_a_listed_flag_that_is_not_true_or_false_is_refused(bad: Any) -> None:
         Room.create(preset("oklahoma"), 2, "Ann", listed=bad)
 
 
-def test_the_server_refuses_a_listed_flag_that_is_not_true_or_false(server: ServerProcess) -> None:
+@pytest.mark.parametrize("flag", ["listed", "coach"])
+def test_the_server_refuses_a_flag_that_is_not_true_or_false(server: ServerProcess, flag: str) -> None:
+    """A table's yes-or-no choices (an open table, the coach allowed) take true or false only."""
     async def go() -> dict[str, Any]:
         host = await Client.connect(server.ws_url, new_guest(server.url))
         answer = await host.request({"type": "create", "players": 2, "name": "Ann", "rules": SHORT,
-                                     "listed": "yes"})
+                                     flag: "yes"})
         await host.close()
         return answer
 
     rooms = db_rows(server.db, "SELECT count(*) FROM rooms")
     answer = run(go())
-    assert answer["type"] == "error" and answer["message"] == "'create''s 'listed' is true or false"
+    assert answer["type"] == "error" and answer["message"] == f"'create''s '{flag}' is true or false"
     assert db_rows(server.db, "SELECT count(*) FROM rooms") == rooms  # no room made
 
 
 # -- the lists, from the store -------------------------------------------------------------------
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'g.db'}"
-    postgres: Postgres = request.getfixturevalue("postgres")
-    return postgres.fresh_database()
 
 
 def _lists(rooms: RoomTable[Room]) -> Lists:

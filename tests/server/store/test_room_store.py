@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import fields
-from pathlib import Path
 
 import pytest
 from real_servers import Postgres
@@ -19,15 +18,6 @@ from okgin.server.rooms.room import Room, Seat
 from okgin.server.rooms.seats import matches
 from okgin.server.store.room_store import Conflict, GameWrite, RoomTable, text_array
 from okgin.server.store.storage import StorageError, Store
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A new empty store on each database the server runs on."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'g.db'}"
-    postgres: Postgres = request.getfixturevalue("postgres")
-    return postgres.fresh_database()
 
 
 def solo_room(url: str) -> tuple[Store, RoomTable[Room], Game, Room, str]:
