@@ -119,7 +119,7 @@ def create_app(
     tournaments = TournamentStore(store.engine)
     director = Director(hall, tournaments, players, away_seconds, poked=poked)
     matchmaker = Matchmaker(make_pool_store(broker_url, store.engine), hall.services.rooms,
-                            rated.shown_rating, pool, away_seconds)
+                            rated.shown_at, pool, away_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

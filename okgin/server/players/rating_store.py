@@ -164,9 +164,9 @@ class RatingStore:
         with storage_errors("could not read your rating"), self.engine.connect() as db:
             return {row.family: Rating(row.mu, row.sigma, row.games) for row in db.execute(query)}
 
-    def shown_rating(self, player: str, seats: int) -> int:
-        """``player``'s rating as pages show it, for a table of ``seats`` (a new player's if none)."""
-        return self.ratings_of(player).get(family(seats), Rating()).shown
+    def shown_at(self, player: str, seats: int) -> int:
+        """``player``'s rating as pages show it, at a table of ``seats`` (a new player's if none)."""
+        return self.ratings_in(family(seats), [player]).get(player, Rating()).shown
 
     def ratings_in(self, family: str, players: Collection[str]) -> dict[str, Rating]:
         """The ratings in ``family`` of those of ``players`` who have one."""

@@ -184,11 +184,12 @@ def _unused_name(name: str, taken: list[str]) -> str:
 
 def make_room(code: str, table: list[Seeker], settings: PoolSettings,
               away_grace: float) -> tuple[Room, GameWrite, dict[int, str]]:
-    """The rated room for ``table`` (seat order), dealt and playing: the coach off, the turn
-    timer on, computer players in any seats the people do not fill. Its write and its people."""
+    """The rated room for ``table`` (seat order), dealt and playing: public (among the games
+    being played now), the coach off, the turn timer on, computer players in any seats the
+    people do not fill. Its write and its people."""
     seats = table[0].seats
     room, _token = Room.create(preset(table[0].preset), seats, table[0].name, settings.timer, away_grace,
-                               coach=False)
+                               coach=False, listed=True)
     room.code = code
     for seat, seeker in enumerate(table[1:], start=1):
         room.sit(seat, _unused_name(seeker.name, room.names))  # the token is thrown away: each

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from server_process import Serve, ServerProcess
 
+from okgin.server.pages.table_lists import playing
 from okgin.server.pool.choices import PoolSettings
 from okgin.server.pool.matchmaker import make_room
 from okgin.server.pool.seekers import Seeker
@@ -125,3 +126,13 @@ def test_a_flood_of_looks_is_limited_without_slowing_another_player(site: Server
     assert ann.post("/play-online/seek", json={"rules": "oklahoma-reshuffle", "seats": 3}).status_code == 200
     refused = flooder.post(f"/play-online/seek/{mine}").json()
     assert refused["error"] == "too many requests to the pool: wait a second"
+
+
+def test_a_play_online_table_is_among_the_games_being_played_now() -> None:
+    """Issue 26: public tables are rated and watched from the list of games being played now."""
+    now = time.time()
+    table = [Seeker(f"s{i}", f"p{i}", f"P{i}", "oklahoma", 2, 1500, now, now + 10) for i in range(2)]
+    room, _write, seated_players = make_room("code", table, PoolSettings(), 60.0)
+    shown = playing(room, seated_players, {"p0": 1510, "p1": 1490})
+    assert room.listed and shown is not None
+    assert [(player.name, player.rating) for player in shown.players] == [("P0", 1510), ("P1", 1490)]
