@@ -16,7 +16,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from okgin.errors import sentence
-from okgin.server.pages.account import Refused
+from okgin.server.pages.account import Handler, Refused
 from okgin.server.pages.forms import FormRefused, read_form
 from okgin.server.pages.template import message
 from okgin.server.players.api_tokens import ApiTokens, TokenError
@@ -47,8 +47,6 @@ def bot_account_routes(refused: Refused, shown: Shown) -> list[BaseRoute]:
             Route("/account/tokens", make_token, methods=["POST"]),
             Route("/account/tokens/revoke", revoke, methods=["POST"])]
 
-
-Handler = Callable[[Request, Session, dict[str, str]], Awaitable[Response]]
 
 
 async def _form(request: Request, refused: Refused, action: str, handler: Handler) -> Response:
