@@ -71,13 +71,13 @@ def seated_together(pages: list[Page], cards: int) -> str:
 def test_two_people_pressing_play_online_for_oklahoma_sit_at_one_table(
         browser: Browser, pool_server: ServerProcess) -> None:
     with people(browser, 2, phone=True) as (ann, ben):
-        seek(ann, pool_server, "Oklahoma Gin, 2 players", from_table=True)
+        seek(ann, pool_server, "2 players: Oklahoma Gin, classic (no Big Gin)", from_table=True)
         wide = ann.evaluate("[document.documentElement.scrollWidth, innerWidth]")
         assert wide[0] <= wide[1], wide
         for button in ("Cancel", "Play a computer player instead"):
             box = ann.get_by_role("button", name=button).bounding_box()
             assert box is None or box["height"] >= 44, (button, box)
-        seek(ben, pool_server, "Oklahoma Gin, 2 players")
+        seek(ben, pool_server, "2 players: Oklahoma Gin, classic (no Big Gin)")
         url = seated_together([ann, ben], 10)
         assert ann.locator("#opponents").inner_text() != ""
         for page in (ann, ben):
@@ -88,7 +88,7 @@ def test_two_people_pressing_play_online_for_oklahoma_sit_at_one_table(
 def test_three_people_fill_a_three_seat_table(browser: Browser, pool_server: ServerProcess) -> None:
     with people(browser, 3) as three:
         for page in three:
-            seek(page, pool_server, "Oklahoma multi-player, 3 players")
+            seek(page, pool_server, "3 players: Oklahoma Gin for 2 to 4 players (penalty scoring)")
         seated_together(three, 7)
         expect(three[0].locator("#opponents .opponent")).to_have_count(2)
 
@@ -96,11 +96,11 @@ def test_three_people_fill_a_three_seat_table(browser: Browser, pool_server: Ser
 def test_a_lone_seeker_may_cancel_and_is_offered_a_computer_after_the_wait(
         browser: Browser, pool_server: ServerProcess) -> None:
     with people(browser, 1) as (cat,):
-        seek(cat, pool_server, "Standard Gin Rummy, 2 players")
+        seek(cat, pool_server, "2 players: Standard Gin Rummy (knock with 10 or less)")
         cat.get_by_role("button", name="Cancel").click()
         expect(cat.get_by_role("button", name="Play", exact=True)).to_be_visible()
         expect(cat.locator("#waiting")).to_be_hidden()
-        seek(cat, pool_server, "Standard Gin Rummy, 2 players")
+        seek(cat, pool_server, "2 players: Standard Gin Rummy (knock with 10 or less)")
         offer = cat.get_by_role("button", name="Play a computer player instead")
         expect(offer).to_be_visible(timeout=10_000)
         expect(cat.locator("#seek-status")).to_contain_text("you may play a computer player")

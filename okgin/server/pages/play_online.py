@@ -29,6 +29,7 @@ from okgin.server.pool.choices import CHOICES
 from okgin.server.pool.matchmaker import Matchmaker
 from okgin.server.pool.window import WINDOW_GROWTH, WINDOW_MAX, WINDOW_START
 from okgin.server.rooms.room import clean_name
+from okgin.server.tournaments.words import preset_name
 
 Call = Callable[[Matchmaker, Session, str, dict[str, object], Players], Any]
 
@@ -39,7 +40,8 @@ async def play_online_page(request: Request) -> HTMLResponse:
         return message(request, "Play online", "Open the site's front page first: your browser has no "
                        "session yet (cookies may be off).", 403, error=True)
     pool: Matchmaker = request.app.state.pool
-    return render(request, "play_online.html", session=session, choices=CHOICES,
+    choices = [(preset, seats, f"{seats} players: {preset_name(preset)}") for preset, seats in CHOICES]
+    return render(request, "play_online.html", session=session, choices=choices,
                   settings=pool.settings, window=(WINDOW_START, WINDOW_GROWTH, WINDOW_MAX))
 
 

@@ -7,17 +7,13 @@ from dataclasses import dataclass
 
 from okgin.errors import OkginError
 
-CHOICES: tuple[tuple[str, int, str], ...] = (
-    ("oklahoma-big-gin", 2, "003's game (Oklahoma, Big Gin), 2 players"),
-    ("oklahoma", 2, "Oklahoma Gin, 2 players"),
-    ("gin", 2, "Standard Gin Rummy, 2 players"),
-    ("oklahoma-multiplayer", 3, "Oklahoma multi-player, 3 players"),
-    ("oklahoma-multiplayer", 4, "Oklahoma multi-player, 4 players"),
-    ("oklahoma-reshuffle", 3, "Oklahoma with reshuffle, 3 players"),
-    ("oklahoma-reshuffle", 4, "Oklahoma with reshuffle, 4 players"),
+CHOICES: tuple[tuple[str, int], ...] = (
+    ("oklahoma-big-gin", 2), ("oklahoma", 2), ("gin", 2),
+    ("oklahoma-multiplayer", 3), ("oklahoma-multiplayer", 4),
+    ("oklahoma-reshuffle", 3), ("oklahoma-reshuffle", 4),
 )
-"""(preset, seats, label): two players for 003's game, Oklahoma and gin; three or four for
-the multi-player presets."""
+"""(preset, seats): two players for the web game's Oklahoma with Big Gin, classic Oklahoma and
+gin; three or four for the multi-player presets (the page names each in the presets' words)."""
 
 
 class ChoiceError(OkginError):
@@ -26,10 +22,10 @@ class ChoiceError(OkginError):
 
 def checked(preset: object, seats: object) -> tuple[str, int]:
     """The choice as (preset, seats); ChoiceError, naming the choices, for anything else."""
-    for name, count, _label in CHOICES:
+    for name, count in CHOICES:
         if preset == name and seats == count and not isinstance(seats, bool):
             return name, count
-    offered = "; ".join(f"{name} with {count}" for name, count, _label in CHOICES)
+    offered = "; ".join(f"{name} with {count}" for name, count in CHOICES)
     raise ChoiceError(f"Play online offers: {offered}")
 
 

@@ -136,3 +136,14 @@ def test_a_play_online_table_is_among_the_games_being_played_now() -> None:
     shown = playing(room, seated_players, {"p0": 1510, "p1": 1490})
     assert room.listed and shown is not None
     assert [(player.name, player.rating) for player in shown.players] == [("P0", 1510), ("P1", 1490)]
+
+
+def test_the_choices_are_named_in_the_presets_words(site: ServerProcess) -> None:
+    """A player reads the rules as the tournaments' form and the Tables page name them, never by
+    a document's number ("003's game")."""
+    page = browser(site).get("/play-online").text
+    for label in ("2 players: Oklahoma Gin with Big Gin", "2 players: Oklahoma Gin, classic (no Big Gin)",
+                  "2 players: Standard Gin Rummy (knock with 10 or less)",
+                  "4 players: Oklahoma Gin, reshuffle the pile when the stock runs out"):
+        assert label in page
+    assert "003" not in page
