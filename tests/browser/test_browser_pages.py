@@ -142,7 +142,8 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     games = seed_games(db, 3, cookie)
     _rated_players(db)
     _open_tables(db)
-    pages = {"tables": "/tables", "tournaments": "/t", "leaderboard": "/leaderboard", "statistics": "/stats",
+    pages = {"play-online": "/play-online", "tables": "/tables", "bots": "/bots", "tournaments": "/t",
+             "leaderboard": "/leaderboard", "statistics": "/stats",
              "history": "/history", "profile": "/profile", "how-to-play": "/how-to-play",
              "review": f"/games/{games[0]}/review", "replay": f"/games/{games[0]}/replay",
              **_tournaments(server, cookie)}
@@ -150,7 +151,8 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     server.stop()
 
 
-PAGES = ("tables", "tournaments", "tournament-finished", "tournament-running", "leaderboard", "statistics",
+PAGES = ("play-online", "tables", "bots", "tournaments", "tournament-finished", "tournament-running",
+         "leaderboard", "statistics",
          "history", "profile", "how-to-play", "review", "replay")
 
 
