@@ -194,6 +194,12 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_bot(args: argparse.Namespace) -> int:
+    from okgin.remote.bot import bot_command
+
+    return bot_command(args.server, args.token, args.level, games=args.games, seed=args.seed)
+
+
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from okgin.tournament import tournament_command
 
@@ -273,6 +279,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=None, help="guessed deals hard searches per look-ahead")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_tournament)
+
+    p = commands.add_parser("bot", help="play on a server as a bot account, through its API (docs/api.md)")
+    p.add_argument("--level", default="normal", help="the computer player's level (default normal)")
+    p.add_argument("--server", required=True, help="the okgin server, e.g. http://127.0.0.1:8000")
+    p.add_argument("--token", required=True, help="the bot account's API token (okgin_...)")
+    p.add_argument("--games", type=int, default=0, help="stop after this many games (default 0: never)")
+    p.add_argument("--seed", type=int, default=None, help="seed the player's choices")
+    p.set_defaults(run=_cmd_bot)
 
     p = commands.add_parser("serve", help="serve the web game (http://127.0.0.1:8000)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
