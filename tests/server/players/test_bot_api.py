@@ -4,6 +4,7 @@ bot accounts, personal tokens, challenges, the event and game streams, moves, li
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -27,7 +28,15 @@ from okgin.record import deal_from_json
 from okgin.rules import Rules
 from okgin.server.store.schema import rating_history
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "api_bot.py"
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE = ROOT / "examples" / "api_bot.py"
+
+
+def okgin_bot(*args: str) -> subprocess.Popen[bytes]:
+    """`okgin bot ...` as a process of its own (this tree's okgin)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "okgin.cli", "bot", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 class Web:
@@ -209,6 +218,61 @@ def test_the_example_bot_plays_a_whole_rated_game_against_a_person_through_http_
     engine.dispose()
     assert rated == "two-player" and families == {"two-player": 1, "bot-two-player": 1}
     assert "robo.one" not in httpx.get(server.url + "/leaderboard").text
+
+
+@pytest.mark.slow
+def test_okgin_bot_plays_a_whole_game_against_a_person_as_the_normal_player(server: ServerProcess) -> None:
+    """`okgin bot --level normal` (a process: HTTP only, the player given the seat's streamed
+    view) accepts Bea's challenge and plays the game out against her scripted page, to its final
+    state; what its seat was streamed never showed the other's hand or the stock."""
+    _robo, token = bot(server.url, "robo.normal")
+    bea = Web(server.url)
+    process = okgin_bot("--level", "normal", "--server", server.url, "--token", token, "--games", "1")
+    try:
+        room = table_of(bea, challenge(bea, "robo.normal", preset="gin", target="25"))
+        watching = Stream(server.url, token, f"/api/bot/game/stream/{room}")
+        client = run(person_plays(server.ws_url, bea.cookie, room))
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err.decode()
+    said = out.decode()
+    assert "okgin bot: robo.normal plays as normal" in said and f"game over in room {room}:" in said, said
+    assert client.state is not None and client.state["final"] is not None
+    watching.wait_for(lambda f: f["type"] == "state" and f["final"] is not None, "the final state")
+    record = bea.client.get(f"/games/{client.game}/record").json()
+    assert check_against_record(watching.frames(), record, seat=1) > 10
+    bot_moves = [a for hand in record["hands"] for a in hand["actions"] if a.startswith("1 ")]
+    assert len(bot_moves) > 5 and any(" discard " in a or " knock " in a for a in bot_moves)
+
+
+def test_okgin_bot_with_a_bad_or_revoked_token_says_so_in_one_line(server: ServerProcess) -> None:
+    """A token never made, or one revoked while the bot listens, ends `okgin bot` with one line
+    saying the token was refused (status 2, no traceback); so does a server that is not there."""
+    never = okgin_bot("--server", server.url, "--token", "okgin_" + "x" * 43)
+    _out, err = never.communicate(timeout=60)
+    assert never.returncode == 2 and err.decode().count("\n") == 1, err.decode()
+    assert "the token was refused (bad_token" in err.decode() and "Traceback" not in err.decode()
+    web, token = bot(server.url, "robo.revoked")
+    listening = okgin_bot("--server", server.url, "--token", token)
+    try:
+        assert listening.stdout is not None
+        assert "waiting for challenges" in listening.stdout.readline().decode()
+        ident = re.search(r"Token ([0-9a-f]{12})", web.client.get("/profile").text)
+        assert ident
+        assert web.post("/account/tokens/revoke", token=ident.group(1)).status_code == 303
+        _out, err = listening.communicate(timeout=60)
+    finally:
+        listening.kill()
+    assert listening.returncode == 2 and err.decode().count("\n") == 1, err.decode()
+    assert "the token was refused (bad_token" in err.decode()
+    nowhere = okgin_bot("--server", "http://127.0.0.1:9", "--token", token)
+    _out, err = nowhere.communicate(timeout=60)
+    assert nowhere.returncode == 2 and err.decode().startswith("okgin bot: cannot reach http://127.0.0.1:9")
+    not_api = okgin_bot("--server", server.url + "/bots", "--token", token)
+    _out, err = not_api.communicate(timeout=60)
+    assert not_api.returncode == 2 and "not as okgin's API does" in err.decode()
+    assert "Traceback" not in err.decode()
 
 
 @pytest.mark.slow
