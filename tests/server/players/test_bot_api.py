@@ -248,7 +248,8 @@ def test_okgin_bot_plays_a_whole_game_against_a_person_as_the_normal_player(serv
 
 def test_okgin_bot_with_a_bad_or_revoked_token_says_so_in_one_line(server: ServerProcess) -> None:
     """A token never made, or one revoked while the bot listens, ends `okgin bot` with one line
-    saying the token was refused (status 2, no traceback); so does a server that is not there."""
+    saying the token was refused (status 2, no traceback); so do a person's token (not a bot), a
+    level that does not exist, a server that is not there and one that is not the API."""
     never = okgin_bot("--server", server.url, "--token", "okgin_" + "x" * 43)
     _out, err = never.communicate(timeout=60)
     assert never.returncode == 2 and err.decode().count("\n") == 1, err.decode()
@@ -269,6 +270,14 @@ def test_okgin_bot_with_a_bad_or_revoked_token_says_so_in_one_line(server: Serve
     nowhere = okgin_bot("--server", "http://127.0.0.1:9", "--token", token)
     _out, err = nowhere.communicate(timeout=60)
     assert nowhere.returncode == 2 and err.decode().startswith("okgin bot: cannot reach http://127.0.0.1:9")
+    person_token = new_token(signed_up(server.url, "not.a.bot"))
+    person = okgin_bot("--server", server.url, "--token", person_token)
+    _out, err = person.communicate(timeout=60)
+    assert person.returncode == 2 and err.decode() == (
+        "okgin bot: not.a.bot is not a bot account: make it one on its profile page\n")
+    no_level = okgin_bot("--level", "genius", "--server", server.url, "--token", person_token)
+    _out, err = no_level.communicate(timeout=60)
+    assert no_level.returncode == 2 and "no player 'genius'; the players are random" in err.decode()
     not_api = okgin_bot("--server", server.url + "/bots", "--token", token)
     _out, err = not_api.communicate(timeout=60)
     assert not_api.returncode == 2 and "not as okgin's API does" in err.decode()
