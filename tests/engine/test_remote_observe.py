@@ -61,3 +61,20 @@ def test_a_frame_that_is_not_a_state_says_so_in_one_line() -> None:
                    {**frame, "rules": {"preset": "gin", "colour": 3}}):
         with pytest.raises(OkginError, match="the server sent a state okgin cannot read"):
             seat_view_of(broken)
+
+
+@pytest.mark.parametrize("level", ["random", "simple", "easy", "normal", "hard"])
+def test_every_level_moves_legally_from_a_streamed_state(level: str) -> None:
+    """Each level `okgin bot --level` takes, given only the observed view, makes moves the
+    real hand takes (its API notation one of the state's `legal`), for a hand's first 30 moves."""
+    game = Game.deal(preset("oklahoma"), 5)
+    match: Match = game.match
+    player = make_player(level, random.Random(5), budget=20)
+    for _ in range(30):
+        hand = match.hands[-1]
+        if hand.over or hand.to_act is None:
+            break
+        frame = game.frame(hand.to_act, ["A", "B"], [None, level])
+        action = player.act(seat_view_of(frame))
+        assert api_notation(action) in frame["view"]["legal"]
+        match.apply(action)
