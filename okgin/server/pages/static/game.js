@@ -12,6 +12,7 @@ import { afterDialogs } from "./table/focus.js";
 import { refit, sortBy } from "./table/hand.js";
 import { listenToKeys, openKeys } from "./table/keys.js";
 import { markMenuRow } from "./table/menu-more.js";
+import { placeMenuPanel } from "./table/menu-panel.js";
 import { act, can } from "./table/moves.js";
 import { chooseNewGame, newGame } from "./table/new-game.js";
 import { connectionBack, connectionLost } from "./table/offline.js";
@@ -74,6 +75,7 @@ $("menu-toggle").addEventListener("click", () => {
   const open = $("menu-toggle").getAttribute("aria-expanded") !== "true";
   $("menu-toggle").setAttribute("aria-expanded", String(open));
   document.body.classList.toggle("menu-open", open);
+  placeMenuPanel();
 });
 markMenuRow($("game-nav"));
 $("stock").addEventListener("click", () => (can("draw") ? act("draw") : act("pass")));
