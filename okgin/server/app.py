@@ -38,6 +38,7 @@ from okgin.server.pages.site import (
 from okgin.server.pages.tables import Latest, table_routes
 from okgin.server.pages.tournaments import tournament_routes
 from okgin.server.players.accounts import Accounts
+from okgin.server.players.blocks import Blocks
 from okgin.server.players.identity import Players
 from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.rating_store import RatingStore
@@ -119,7 +120,7 @@ def create_app(
     tournaments = TournamentStore(store.engine)
     director = Director(hall, tournaments, players, away_seconds, poked=poked)
     matchmaker = Matchmaker(make_pool_store(broker_url, store.engine), hall.services.rooms,
-                            rated.shown_at, pool, away_seconds)
+                            rated.shown_at, pool, away_seconds, Blocks(store.engine).among)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

@@ -19,6 +19,7 @@ from okgin.server.pages.passkey_routes import passkey_routes
 from okgin.server.pages.template import message, render
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.api_tokens import ApiTokens
+from okgin.server.players.blocks import BlockError, Blocks
 from okgin.server.players.bots import BotAccounts
 from okgin.server.players.identity import Players, Session
 from okgin.server.players.passkeys import Passkeys
@@ -37,6 +38,8 @@ def profile_routes() -> list[BaseRoute]:
     return [
         Route("/profile", profile_page),
         Route("/profile/name", change_name, methods=["POST"]),
+        Route("/profile/block", block_player, methods=["POST"]),
+        Route("/profile/unblock", unblock_player, methods=["POST"]),
         *account_routes(_refused),
         *bot_account_routes(_refused, _with_token),
         *passkey_routes(_refused),
@@ -109,6 +112,8 @@ def _read(players: Players, rated: RatingStore, session: Session) -> dict[str, A
         "passkeys": Passkeys(accounts).listed(player) if username else [],
         "bot": BotAccounts(players.engine).is_bot(player) if username else False,
         "tokens": ApiTokens(players.engine).listed(player) if username else [],
+        "opponents": Blocks(players.engine).opponents(player),
+        "blocked": Blocks(players.engine).listed(player),
     }
 
 
@@ -139,3 +144,31 @@ async def change_name(request: Request) -> Response:
     except RoomError as error:
         return await _refused(request, session, "/profile/name", str(error), 400)
     return RedirectResponse("/profile", status_code=303)
+
+
+async def block_player(request: Request) -> Response:
+    """POST /profile/block: the person at ``seat`` of ``game`` (one of yours) is blocked: Play
+    online never seats the two of you at one table."""
+    try:
+        session, fields = await read_form(request)
+    except FormRefused as refused:
+        return refused.page(request)
+    players: Players = request.app.state.players
+    try:
+        await anyio.to_thread.run_sync(Blocks(players.engine).block_seat, session.player,
+                                       fields.get("game"), fields.get("seat"))
+    except BlockError as error:
+        return await _refused(request, session, "/profile/block", str(error), 400)
+    return RedirectResponse("/profile#blocked", status_code=303)
+
+
+async def unblock_player(request: Request) -> Response:
+    """POST /profile/unblock: the block named by ``key`` (one of yours) is lifted."""
+    try:
+        session, fields = await read_form(request)
+    except FormRefused as refused:
+        return refused.page(request)
+    players: Players = request.app.state.players
+    if not await anyio.to_thread.run_sync(Blocks(players.engine).unblock, session.player, fields.get("key")):
+        return await _refused(request, session, "/profile/unblock", "that player is not blocked by you", 400)
+    return RedirectResponse("/profile#blocked", status_code=303)

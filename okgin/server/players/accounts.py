@@ -37,6 +37,7 @@ from okgin.server.store.schema import (
     games,
     passkey_challenges,
     passkeys,
+    player_blocks,
     players,
     pool_seekers,
     room_players,
@@ -334,6 +335,8 @@ def _forget(db: Connection, player: str) -> None:
         db.execute(delete(table).where(table.c.player == player))
     db.execute(delete(challenges).where(
         (challenges.c.challenger_player == player) | (challenges.c.bot_player == player)))
+    db.execute(delete(player_blocks).where(
+        (player_blocks.c.blocker == player) | (player_blocks.c.blocked == player)))
     gone = chips.forget(db, player)
     tournament_store.forget(db, player, gone, FORMER)
     db.execute(delete(accounts).where(accounts.c.player == player))

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import anyio.to_thread
@@ -23,7 +23,7 @@ from okgin.rules import preset
 from okgin.server.pool.choices import PoolSettings, checked
 from okgin.server.pool.seekers import SEATED, WAITING, Seeker
 from okgin.server.pool.store import PoolStore
-from okgin.server.pool.window import compatible, tables, window
+from okgin.server.pool.window import compatible, tables, unblocked, window
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import MAX_NAME, Room, new_code
 from okgin.server.rooms.turns import turn_deadline
@@ -33,6 +33,12 @@ log = logging.getLogger("okgin.server")
 
 RatingOf = Callable[[str, int], int]
 """A player's shown rating for a table of so many seats."""
+BlockedAmong = Callable[[Collection[str]], set[frozenset[str]]]
+"""The pairs of these players where either blocked the other (``Blocks.among``)."""
+
+
+def _nobody_blocked(_players: Collection[str]) -> set[frozenset[str]]:
+    return set()
 
 
 class PoolError(OkginError):
@@ -43,14 +49,16 @@ class Matchmaker:
     """This process's part in the pool: the seekers' calls, and the pairing of the pool."""
 
     def __init__(self, store: PoolStore, rooms: RoomTable[Room], rating_of: RatingOf,
-                 settings: PoolSettings | None = None, away_grace: float = 60.0) -> None:
+                 settings: PoolSettings | None = None, away_grace: float = 60.0,
+                 blocked_among: BlockedAmong = _nobody_blocked) -> None:
         self.store = store
         self.rooms = rooms
         self.rating_of = rating_of
         self.settings = settings or PoolSettings()
         self.away_grace = away_grace
+        self.blocked_among = blocked_among
         self.accept: Callable[[Seeker, Seeker, float], bool] = compatible
-        """The pairing rule (``window.compatible``); fair play's waits and blocks go with it."""
+        """The pairing rule (``window.compatible``); each look adds the blocks read from the store."""
 
     # -- a seeker's calls ------------------------------------------------------------------
 
@@ -112,7 +120,9 @@ class Matchmaker:
         now = time.time()
         self.recover(now)
         made = []
-        for table in tables(self.store.waiting(now), now, self.accept):
+        waiting = self.store.waiting(now)
+        rule = unblocked(self.accept, self.blocked_among({seeker.player for seeker in waiting}))
+        for table in tables(waiting, now, rule):
             code, at = new_code(), time.time()
             seats = {seeker.id: seat for seat, seeker in enumerate(table)}
             if not self.store.claim(code, seats, at, at + self.settings.claim_seconds):

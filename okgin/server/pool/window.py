@@ -42,6 +42,14 @@ Accept = Callable[[Seeker, Seeker, float], bool]
 """A pairing rule: may these two sit at one table now (``compatible``, or one that adds to it)?"""
 
 
+def unblocked(accept: Accept, blocked: set[frozenset[str]]) -> Accept:
+    """``accept``, refusing besides any two players where either blocked the other (``blocked``:
+    such pairs of player ids, read from the store by the pool each look)."""
+    def rule(a: Seeker, b: Seeker, now: float) -> bool:
+        return frozenset((a.player, b.player)) not in blocked and accept(a, b, now)
+    return rule
+
+
 def tables(seekers: Iterable[Seeker], now: float, accept: Accept = compatible) -> list[list[Seeker]]:
     """Tables to seat now, each a list of seekers in seat order: for each choice of rules and
     seats, the longest waiting first, with the closest ratings that every one already at its

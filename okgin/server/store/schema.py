@@ -401,3 +401,14 @@ challenges = Table(
     Column("room", String(40), nullable=True),
     Column("created", Float, nullable=False),
 )
+
+# -- fair play in Play online's pool (okgin/server/players/blocks.py; docs/play-online.md) --
+
+player_blocks = Table(
+    "player_blocks",
+    metadata,
+    # ``blocker`` will not be seated by the pool with ``blocked`` (nor ``blocked`` with them).
+    Column("blocker", String(40), primary_key=True),
+    Column("blocked", String(40), primary_key=True, index=True),
+    Column("created", Float, nullable=False),
+)
