@@ -19,6 +19,9 @@ from table_helpers import axe, opened, play_planned_hand, seeded_game
 UNDERCUT_SEED = 66  # a king of spades up; Ruby knocks with 9, you undercut with 5: (25 + 9 − 5) × 2
 RUBY_GIN_SEED = 1  # an ace of spades up; Ruby goes gin against your 2 deadwood: (25 + 2) × 2
 BIG_GIN_SEED = 1577  # you go Big Gin; Ruby holds 31 deadwood: 31 + 31
+# 004's penalty scoring (oklahoma-reshuffle, two players): each seat's own sum.
+PENALTY_KNOCK_SEED = 5  # Ruby knocks with 5 against your 9: Ruby 10, you −(9 − 5)
+PENALTY_UNDERCUT_SEED = 12  # Ruby knocks with 6, you undercut with 3: you 25, Ruby −(6 − 3) − 25
 ANIMATION = "document.querySelector('#final .game-winner').getAnimations().length"
 
 
@@ -40,6 +43,24 @@ def test_an_undercut_on_a_spade_names_its_bonus_its_deadwood_and_the_double(
                                 "× 2 spade double: the first upcard was a spade"]
         expect(page.locator("#result-body .totals")).to_have_text("Totals: you 58, Ruby 0.")
         axe(page, "an undercut, its terms named")
+
+
+def test_penalty_scoring_names_the_knock_bonus_and_the_undercut_penalty(
+    browser: Browser, server: ServerProcess,
+) -> None:
+    with opened(browser, server.url) as page:
+        seeded_game(page, PENALTY_KNOCK_SEED, preset="oklahoma-reshuffle")
+        play_planned_hand(page)
+        expect(page.locator("#result-body .working")).to_have_text(["You: −(9 − 5) = −4", "Ruby: 10"])
+        assert _terms(page) == ["−(9 − 5) deadwood difference (yours less Ruby's)", "10 knock bonus"]
+        seeded_game(page, PENALTY_UNDERCUT_SEED, preset="oklahoma-reshuffle")
+        play_planned_hand(page)
+        expect(page.locator("#result-body .outcome")).to_contain_text("Ruby knocks and you undercut.")
+        expect(page.locator("#result-body .working")).to_have_text(
+            ["You: 25", "Ruby: −(6 − 3) − 25 = −28"])
+        assert _terms(page) == ["25 undercut bonus",
+                                "−(6 − 3) deadwood difference (Ruby's less yours)", "− 25 undercut penalty"]
+        axe(page, "penalty scoring, its terms named")
 
 
 @pytest.mark.slow
