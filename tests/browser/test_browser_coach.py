@@ -118,6 +118,22 @@ def test_the_review_after_a_hand(coached: Page) -> None:
     shot(page, "coach-review")
 
 
+def test_a_review_asked_while_the_coach_is_busy_waits_its_turn(coached: Page) -> None:
+    """A player who plays fast uses up the coach's questions (2 a second, 10 at once) with the
+    panel's own advice; the review they then ask for is answered a moment later, never refused
+    to their face (the page asks again when the server says to wait)."""
+    page = coached
+    for _ in range(200):
+        if coached_turn(page) == "hand-over":
+            break
+    page.evaluate("() => { for (let i = 0; i < 12; i++) Okgin.send({type: 'hint'}); }")
+    page.locator("#result-buttons button:text-is('Review this hand')").click()
+    review = page.locator("#review")
+    expect(review).to_contain_text(re.compile(r"No costly mistakes in your \d+ decisions|Hand \d+, your \d+\w\w turn"),
+                                   timeout=30_000)
+    expect(review).not_to_contain_text("too many")
+
+
 def session_cookie(page: Page) -> str:
     """The page's session cookie (HttpOnly: read through the browser's cookie jar)."""
     return next(c["value"] for c in page.context.cookies() if c["name"] == "okgin_session")

@@ -9,7 +9,7 @@ import { table } from "./table/table.js";
 import * as Words from "./words.js";
 
 const RISKY = new Set(["feed", "break-meld", "pass-gin", "pass-knock"]);
-let analysis = null, asked = null, asking = 0, reviewId = 0;
+let analysis = null, asked = null, asking = 0, reviewId = 0, reviewHand = 0;
 
 const link = document.createElement("link");
 link.rel = "stylesheet";
@@ -115,15 +115,32 @@ table.onState((s) => {
   draw(s);
 });
 table.onMessage((m) => {
+  if ((m.type === "advice" && m.id === asking) || (m.type === "review" && m.id === reviewId)) again = 0;
   if (m.type === "advice" && m.id === asking) { analysis = { key: asked, ...m }; draw(state()); }
   if (m.type === "review" && m.id === reviewId) showReview(m);
-  if (m.type === "error" && m.id === reviewId) showReview({ error: m.message });
+  if (m.type === "error" && m.id === reviewId) {
+    if (!askAgain(m, () => { reviewId = ask("review", { hand: reviewHand }); })) showReview({ error: m.message });
+  }
   if (m.type === "error" && m.id === asking) {
+    const key = asked;
+    if (askAgain(m, () => { if (asked === key) asking = ask("advice"); })) return;
     analysis = { key: asked, suggestion: { text: m.message }, discards: [], near_melds: [], warnings: [] };
     draw(state());
   }
 });
 Settings.onChange(() => { asked = null; const s = state(); if (s) draw(s); });
+
+// The coach's questions are limited (2 a second, 10 at once: docs/server/security.md); the
+// panel's own advice can use them up when a player moves fast. A question refused for that is
+// asked again a second later, a few times, instead of showing the player the refusal.
+const AGAIN_MS = 1000, AGAIN_TIMES = 4;
+let again = 0;
+function askAgain(m, send) {
+  if (m.code !== "rate_limited" || again >= AGAIN_TIMES) { again = 0; return false; }
+  again += 1;
+  setTimeout(send, AGAIN_MS);
+  return true;
+}
 
 function current(s) { return analysis && s && analysis.key === keyOf(s) ? analysis : null; }
 function draw(s) {
@@ -248,7 +265,8 @@ table.addResultButtons((s) => {
   button.addEventListener("click", () => {
     button.disabled = true;
     placeReview().replaceChildren(el("p", "Reviewing your decisions…"));
-    reviewId = ask("review", { hand: s.hand_number });
+    reviewHand = s.hand_number;
+    reviewId = ask("review", { hand: reviewHand });
   });
   return [button];
 });
