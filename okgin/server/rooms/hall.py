@@ -113,14 +113,29 @@ class Hall:
             self.services.broker.unsubscribe(live.channel, live.on_message)
 
     async def keep_presence(self) -> None:
-        """For ever: every REFRESH seconds, mark who is here in every room we serve."""
+        """For ever: every REFRESH seconds, mark who is here in every room we serve and read who
+        is anywhere (all rooms at once: one call each, not two a room), then let each room mark
+        away the people nobody holds."""
         while True:
             await asyncio.sleep(REFRESH)
-            for live in list(self._live.values()):
+            lives = list(self._live.values())
+            held = await self._refresh(lives)
+            for live in lives:
                 try:
-                    await live.keep_presence()
+                    await live.keep_presence(held.get(live.room.code, set()))
                 except Exception:
                     log.exception("room %s: keeping presence failed", live.room.code)
+
+    async def _refresh(self, lives: list[LiveRoom]) -> dict[str, set[int]]:
+        """Mark the seats our connections hold in ``lives``; the seats held anywhere, by room
+        (nothing known if the presence cannot be reached: each room then looks for itself)."""
+        presence = self.services.presence
+        try:
+            await presence.hold_all({live.room.code: live.seats_here() for live in lives})
+            return await presence.held_all([live.room.code for live in lives])
+        except Exception as error:  # Redis down: our seats count as held by us alone meanwhile
+            log.warning("could not mark who is here: %s", error)
+            return {}
 
     async def sweep(self, idle_seconds: float) -> list[str]:
         """Remove unfinished rooms and games nobody has touched for ``idle_seconds`` (a room a

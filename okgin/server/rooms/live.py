@@ -204,7 +204,7 @@ class LiveRoom(TableCommands):
         process marks their people away in the meantime."""
         if self._moved:
             self._moved = False
-            await self._hold(sorted({w.seat for w in self.watchers if w.seat is not None}))
+            await self._hold(self.seats_here())
 
     async def show(self, watcher: Watcher) -> None:
         """Send one watcher the room and the game as they are now. A spectator is sent what the
@@ -271,25 +271,31 @@ class LiveRoom(TableCommands):
         except Exception as error:  # Redis down: our seats count as held by us alone meanwhile
             log.warning("room %s: could not mark who is here: %s", self.room.code, error)
 
-    async def keep_presence(self) -> None:
-        """Mark the seats our connections hold, then mark away the people nobody holds; at a
-        tournament's table a computer player takes over from each person away past the grace
-        (nobody hosts a tournament's table to ask for it)."""
-        await self._hold(sorted({w.seat for w in self.watchers if w.seat is not None}))
-        await self.mark_away()
+    def seats_here(self) -> list[int]:
+        """The seats this process's connections hold."""
+        return sorted({w.seat for w in self.watchers if w.seat is not None})
+
+    async def keep_presence(self, held: set[int]) -> None:
+        """Mark away the people nobody holds (``held``: the seats held by every process, as the
+        hall read them for all its rooms at once); at a tournament's table a computer player
+        takes over from each person away past the grace (nobody hosts a tournament's table to
+        ask for it)."""
+        await self.mark_away(held)
         if self.room.tournament is not None and self.room.phase is Phase.PLAYING:
             now = time.time()
             for seat in range(len(self.room.seats)):
                 with contextlib.suppress(OkginError):
                     await self.commit(lambda seat=seat: commands.stand_in(self.room, seat, now))  # type: ignore[misc]
 
-    async def mark_away(self) -> None:
-        """Mark away each person whose seat no connection holds, in this process or another."""
+    async def mark_away(self, seen: set[int] | None = None) -> None:
+        """Mark away each person whose seat no connection holds, in this process or another.
+        ``seen``: seats known to be held a moment ago; when they cover everyone, nothing is read
+        (a person missing from them is looked for again before being marked away)."""
         seats = self.room.seats
         present = [i for i, seat in enumerate(seats) if seat.kind == "person" and seat.away_since is None]
-        if not present:
-            return
         here = {w.seat for w in self.watchers}
+        if not present or (seen is not None and set(present) <= seen | here):
+            return
         try:
             held = await self.services.presence.held(self.room.code) | here
         except Exception as error:  # Redis down: judge by our own connections only

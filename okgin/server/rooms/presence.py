@@ -5,12 +5,14 @@ again every ``REFRESH`` seconds while they stay. A process that dies stops marki
 seats fall out within ``TTL`` seconds and whichever process serves the room then marks them
 away (`Hall.keep_presence`). ``LocalPresence`` serves one process; ``RedisPresence`` keeps
 one sorted set per room in Redis (member ``seat/process``, score the time it expires).
+The refresh marks and reads every room a process serves at once (``hold_all``, ``held_all``:
+one Redis round trip each, not two a room), so its cost does not grow with the rooms' number.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 TTL = 10.0
@@ -32,6 +34,12 @@ class Presence(Protocol):
     async def held(self, room: str) -> set[int]:
         """The seats of ``room`` that some process holds now."""
 
+    async def hold_all(self, marks: Mapping[str, Sequence[int]]) -> None:
+        """``hold`` for each room of ``marks`` at once."""
+
+    async def held_all(self, rooms: Sequence[str]) -> dict[str, set[int]]:
+        """``held`` for each of ``rooms`` at once."""
+
     async def close(self) -> None: ...
 
 
@@ -39,19 +47,30 @@ class LocalPresence:
     """Presence within one process (no other process can hold a seat)."""
 
     def __init__(self) -> None:
-        self._until: dict[tuple[str, int], float] = {}
+        self._until: dict[str, dict[int, float]] = {}
 
     async def hold(self, room: str, seats: Iterable[int]) -> None:
-        until = time.time() + TTL
-        for seat in seats:
-            self._until[room, seat] = until
+        await self.hold_all({room: list(seats)})
 
     async def release(self, room: str, seat: int) -> None:
-        self._until.pop((room, seat), None)
+        marks = self._until.get(room, {})
+        marks.pop(seat, None)
+        if not marks:
+            self._until.pop(room, None)
 
     async def held(self, room: str) -> set[int]:
+        return (await self.held_all([room]))[room]
+
+    async def hold_all(self, marks: Mapping[str, Sequence[int]]) -> None:
+        until = time.time() + TTL
+        for room, seats in marks.items():
+            if seats:
+                self._until.setdefault(room, {}).update(dict.fromkeys(seats, until))
+
+    async def held_all(self, rooms: Sequence[str]) -> dict[str, set[int]]:
         now = time.time()
-        return {seat for (code, seat), until in self._until.items() if code == room and until > now}
+        return {room: {seat for seat, until in self._until.get(room, {}).items() if until > now}
+                for room in rooms}
 
     async def close(self) -> None:
         self._until.clear()
@@ -67,22 +86,37 @@ class RedisPresence:
         self._process = process
 
     async def hold(self, room: str, seats: Iterable[int]) -> None:
-        until = time.time() + TTL
-        members = {f"{seat}/{self._process}": until for seat in seats}
-        if members:
-            key = PREFIX + room
-            async with self._redis.pipeline(transaction=False) as pipe:
-                pipe.zadd(key, members)
-                pipe.zremrangebyscore(key, "-inf", time.time())  # the dead processes' marks
+        await self.hold_all({room: list(seats)})
+
+    async def hold_all(self, marks: Mapping[str, Sequence[int]]) -> None:
+        now = time.time()
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for room, seats in marks.items():
+                if not seats:
+                    continue
+                key = PREFIX + room
+                pipe.zadd(key, {f"{seat}/{self._process}": now + TTL for seat in seats})
+                pipe.zremrangebyscore(key, "-inf", now)  # the dead processes' marks
                 pipe.expire(key, int(TTL * 6))
+            if len(pipe):
                 await pipe.execute()
 
     async def release(self, room: str, seat: int) -> None:
         await self._redis.zrem(PREFIX + room, f"{seat}/{self._process}")
 
     async def held(self, room: str) -> set[int]:
-        members = await self._redis.zrangebyscore(PREFIX + room, time.time(), "+inf")
-        return {int(_text(member).split("/", 1)[0]) for member in members}  # type: ignore[arg-type]
+        return (await self.held_all([room]))[room]
+
+    async def held_all(self, rooms: Sequence[str]) -> dict[str, set[int]]:
+        if not rooms:
+            return {}
+        now = time.time()
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for room in rooms:
+                pipe.zrangebyscore(PREFIX + room, now, "+inf")
+            answers = await pipe.execute()
+        return {room: {int(_text(member).split("/", 1)[0]) for member in members}
+                for room, members in zip(rooms, answers, strict=True)}
 
     async def close(self) -> None:
         await self._redis.aclose()

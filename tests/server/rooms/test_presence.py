@@ -63,3 +63,30 @@ async def expired(presence_: LocalPresence | RedisPresence, room: str) -> set[in
         await asyncio.sleep(presence.TTL / 4)
         held = await presence_.held(room)
     return held
+
+
+@pytest.mark.parametrize("backend", ["local", "redis"])
+def test_every_room_is_marked_and_read_at_once_as_one_by_one(backend: str, redis_server: Redis) -> None:
+    """The hall's refresh marks and reads all its rooms in one call each: the same seats as
+    marking and reading each room alone, a room nobody marked holding none."""
+    async def go() -> tuple[dict[str, set[int]], dict[str, set[int]], dict[str, set[int]]]:
+        def made() -> presence.Presence:
+            return LocalPresence() if backend == "local" else RedisPresence(redis_server.url, "one")
+        rooms, others = ([uuid.uuid4().hex[:6] for _ in range(4)] for _ in range(2))
+        seats = [[0, 1], [2], []]
+        together, alone = made(), made()
+        await together.hold_all(dict(zip(rooms, seats, strict=False)))
+        for room, held in zip(others, seats, strict=False):
+            await alone.hold(room, held)
+        at_once = await together.held_all(rooms)
+        one_by_one = {room: await alone.held(other) for room, other in zip(rooms, others, strict=True)}
+        await together.release(rooms[0], 1)
+        after = await together.held_all(rooms[:2])
+        await together.close()
+        await alone.close()
+        return at_once, one_by_one, after
+
+    at_once, one_by_one, after = run(go())
+    assert list(at_once.values()) == [{0, 1}, {2}, set(), set()]
+    assert at_once == one_by_one
+    assert list(after.values()) == [{0}, {2}]
