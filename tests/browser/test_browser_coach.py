@@ -129,8 +129,8 @@ def test_a_review_asked_while_the_coach_is_busy_waits_its_turn(coached: Page) ->
     page.evaluate("() => { for (let i = 0; i < 12; i++) Okgin.send({type: 'hint'}); }")
     page.locator("#result-buttons button:text-is('Review this hand')").click()
     review = page.locator("#review")
-    expect(review).to_contain_text(re.compile(r"No costly mistakes in your \d+ decisions|Hand \d+, your \d+\w\w turn"),
-                                   timeout=30_000)
+    said = r"No costly mistakes in your \d+ decisions|Hand \d+, your \d+\w\w turn"
+    expect(review).to_contain_text(re.compile(said), timeout=30_000)
     expect(review).not_to_contain_text("too many")
 
 
