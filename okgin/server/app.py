@@ -37,6 +37,7 @@ from okgin.server.pages.site import (
 )
 from okgin.server.pages.tables import Latest, table_routes
 from okgin.server.pages.tournaments import tournament_routes
+from okgin.server.players.abandonments import Abandonments
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.blocks import Blocks
 from okgin.server.players.identity import Players
@@ -120,7 +121,8 @@ def create_app(
     tournaments = TournamentStore(store.engine)
     director = Director(hall, tournaments, players, away_seconds, poked=poked)
     matchmaker = Matchmaker(make_pool_store(broker_url, store.engine), hall.services.rooms,
-                            rated.shown_at, pool, away_seconds, Blocks(store.engine).among)
+                            rated.shown_at, pool, away_seconds, Blocks(store.engine).among,
+                            Abandonments(store.engine).refusal)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

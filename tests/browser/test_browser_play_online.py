@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import re
+import sqlite3
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -14,6 +16,7 @@ from conftest import new_context
 from playwright.sync_api import Browser, Page, expect
 from server_process import Serve, ServerProcess
 from table_helpers import axe
+from test_browser_rooms import open_page, play_together
 
 pytestmark = pytest.mark.slow
 TABLE = re.compile(r"/r/[A-Za-z0-9_-]+$")
@@ -112,3 +115,39 @@ def test_a_lone_seeker_may_cancel_and_is_offered_a_computer_after_the_wait(
         expect(cat.locator("#opponents")).to_contain_text("Ruby")
 
 
+
+
+@pytest.fixture(scope="module")
+def leaving_server(serve: Serve) -> ServerProcess:
+    return serve(extra=("--pool-offer-seconds", "600", "--away-seconds", "1"))
+
+
+def test_a_player_who_closes_the_table_is_played_for_and_rated_as_losing(
+        browser: Browser, leaving_server: ServerProcess) -> None:
+    """Issue 26, item 4: Ben closes his table for good; a computer player stands in after the
+    grace (1 s here) and finishes his seat while Ann plays hers by mouse; the game is rated with
+    Ben last whoever won, and his rating goes down."""
+    errors: list[str] = []
+    ann, ben = (open_page(browser, leaving_server.url + "/play-online", errors) for _ in range(2))
+    for page, name in ((ann, "Ann"), (ben, "Ben")):
+        page.get_by_label("Your name").fill(name)
+        page.get_by_label("2 players: Standard Gin Rummy (knock with 10 or less)").check()
+        page.get_by_role("button", name="Play", exact=True).click()
+    seated_together([ann, ben], 10)
+    ben.context.close()
+    expect(ann.locator("#seats")).to_contain_text("Ben", timeout=20_000)
+    play_together([ann])
+    expect(ann.locator("#final")).to_contain_text("Ben")
+    game = ann.evaluate("Okgin.state().game")
+    with sqlite3.connect(leaving_server.db) as db:
+        deadline = time.monotonic() + 20
+        while len(db.execute("SELECT 1 FROM rating_history WHERE game = ?", (game,)).fetchall()) < 2:
+            assert time.monotonic() < deadline, "the game was not rated"
+            time.sleep(0.1)
+        placed = dict(db.execute("SELECT p.name, h.place FROM rating_history h JOIN players p ON "
+                                 "p.id = h.player WHERE h.game = ?", (game,)).fetchall())
+        mu = dict(db.execute("SELECT p.name, r.mu FROM ratings r JOIN players p ON p.id = r.player"
+                             " WHERE r.family = 'two-player'").fetchall())
+    assert placed == {"Ann": 1, "Ben": 2}
+    assert mu["Ben"] < 25 < mu["Ann"]  # openskill's new player is mu 25
+    assert not errors, errors

@@ -29,6 +29,7 @@ from okgin.server.players.identity import Players, Session
 from okgin.server.store import chips, tournament_store
 from okgin.server.store.db import storage_errors
 from okgin.server.store.schema import (
+    abandonments,
     accounts,
     api_tokens,
     bot_accounts,
@@ -331,7 +332,7 @@ def _forget(db: Connection, player: str) -> None:
     rating_store.forget(db, player)
     db.execute(delete(passkey_challenges).where(passkey_challenges.c.session.in_(
         select(sessions.c.id_hash).where(sessions.c.player == player))))
-    for table in (game_players, room_players, sessions, passkeys, api_tokens, bot_accounts):
+    for table in (game_players, room_players, sessions, passkeys, api_tokens, bot_accounts, abandonments):
         db.execute(delete(table).where(table.c.player == player))
     db.execute(delete(challenges).where(
         (challenges.c.challenger_player == player) | (challenges.c.bot_player == player)))

@@ -38,6 +38,7 @@ from okgin.server.players.ratings import (
 )
 from okgin.server.store.db import StorageError, storage_errors
 from okgin.server.store.schema import (
+    abandonments,
     game_players,
     games,
     players,
@@ -105,25 +106,27 @@ class RatingStore:
 
     # -- rating a game ------------------------------------------------------------------------
 
-    def rate_game(self, game: str, solo: bool, coach: bool = False) -> bool:
+    def rate_game(self, game: str, solo: bool, coach: bool = False, left: Collection[int] = ()) -> bool:
         """Rate finished game ``game`` (``solo``: a game against the computer, not a room) if it
         was not yet; True if this call rated it. ``coach``: the coach was allowed at its table,
-        so it is claimed as rated for nobody. An unfinished or unknown game changes nothing."""
+        so it is claimed as rated for nobody. ``left``: the seats whose people abandoned it (a
+        computer player finished for them), rated as its last and their abandonment kept. An
+        unfinished or unknown game changes nothing."""
         for _ in range(_TRIES):
             with storage_errors(f"could not rate game {game}"):
                 try:
                     with self._locked() as db:
-                        done = _rate(db, game, solo, coach)
+                        done = _rate(db, game, solo, coach, left)
                         db.commit()
                         return done
                 except IntegrityError:  # a row another rating made first: read again, rate again
                     continue
         raise StorageError(f"could not rate game {game}: {_TRIES} tries met other ratings' new rows")
 
-    def rate_later(self, game: str, solo: bool, coach: bool = False) -> None:
+    def rate_later(self, game: str, solo: bool, coach: bool = False, left: Collection[int] = ()) -> None:
         """``rate_game``, for a caller that does not wait: a failure is logged, not raised."""
         try:
-            self.rate_game(game, solo, coach)
+            self.rate_game(game, solo, coach, left)
         except StorageError as error:
             log.warning("%s", error)
         except Exception:
@@ -279,9 +282,10 @@ def _coached(room: str | None, solo: bool) -> bool:
     return bool(data.get("coach", data.get("tournament") is None))
 
 
-def _rate(db: Connection, game: str, solo: bool, coach: bool) -> bool:
+def _rate(db: Connection, game: str, solo: bool, coach: bool, left: Collection[int] = ()) -> bool:
     """Claim and rate ``game`` on ``db`` (in a transaction); False if rated already or unfinished.
-    With the coach allowed (``coach``) it is claimed as rated for nobody."""
+    With the coach allowed (``coach``) it is claimed as rated for nobody. The people at the
+    seats in ``left`` abandoned it: placed last, and their abandonment kept."""
     if db.execute(select(rated_games.c.game).where(rated_games.c.game == game)).first() is not None:
         return False
     row = db.execute(select(games.c.status, games.c.levels, games.c.head, games.c.winner, games.c.scores)
@@ -293,10 +297,16 @@ def _rate(db: Connection, game: str, solo: bool, coach: bool) -> bool:
         preset = Rules.from_json(json.loads(row.head).get("rules", "oklahoma")).preset or "house"
     except OkginError:  # a stored game's rules were valid when it began
         preset = "house"
-    entrants = _entrants(db, game, levels, places(row.winner, json.loads(row.scores)))
+    entrants = _entrants(db, game, levels, places(row.winner, json.loads(row.scores), left))
     people = any(e.player is not None for e in entrants)
     kind = family(len(levels)) if people and len(entrants) >= 2 and not coach else None
     now = time.time()
+    if left:
+        sat = db.execute(select(game_players.c.seat, game_players.c.player).where(
+            game_players.c.game == game, game_players.c.seat.in_(sorted(left)))).all()
+        if sat:
+            db.execute(insert(abandonments), [
+                {"game": game, "seat": seat, "player": player, "created": now} for seat, player in sat])
     db.execute(insert(rated_games).values(game=game, rated=now, family=kind, preset=preset, solo=solo,
                                           seats=len(levels)))
     if kind is not None:

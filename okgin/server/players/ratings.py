@@ -6,7 +6,7 @@ people's new ratings and writes them. Every figure here is published in docs/pla
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -84,14 +84,26 @@ def family(seats: int) -> str:
     raise ValueError(f"a rated game has 2 to 4 seats, not {seats}")
 
 
-def places(winner: int, scores: Sequence[int]) -> list[int]:
-    """Each seat's final standing: the winner 1st, the others by final score (ties share).
+def places(winner: int, scores: Sequence[int], left: Collection[int] = ()) -> list[int]:
+    """Each seat's final standing: the winner 1st, the others by final score (ties share);
+    the seats in ``left`` (who abandoned the game) last of all, sharing the last place, whatever
+    the computer player who finished for them scored.
 
     >>> places(2, [40, 90, 150, 90])
     [4, 2, 1, 2]
+    >>> places(2, [40, 90, 150, 90], left={2})
+    [3, 1, 4, 1]
     """
-    others = [scores[s] for s in range(len(scores)) if s != winner]
-    return [1 if s == winner else 2 + sum(o > scores[s] for o in others) for s in range(len(scores))]
+    stayed = [s for s in range(len(scores)) if s not in left]
+    first = [winner] if winner in stayed else []
+    others = [scores[s] for s in stayed if s not in first]
+
+    def place(seat: int) -> int:
+        if seat not in stayed:
+            return 1 + len(stayed)
+        return 1 if seat in first else 1 + len(first) + sum(o > scores[seat] for o in others)
+
+    return [place(seat) for seat in range(len(scores))]
 
 
 def computer(level: str) -> Rating:

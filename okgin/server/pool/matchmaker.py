@@ -41,6 +41,14 @@ def _nobody_blocked(_players: Collection[str]) -> set[frozenset[str]]:
     return set()
 
 
+WaitOf = Callable[[str], str | None]
+"""Why a player may not seek yet (``Abandonments.refusal``: the wait after abandoned games)."""
+
+
+def _no_wait(_player: str) -> str | None:
+    return None
+
+
 class PoolError(OkginError):
     """A seek, a look or a choice refused: the message says why; nothing changed."""
 
@@ -50,8 +58,9 @@ class Matchmaker:
 
     def __init__(self, store: PoolStore, rooms: RoomTable[Room], rating_of: RatingOf,
                  settings: PoolSettings | None = None, away_grace: float = 60.0,
-                 blocked_among: BlockedAmong = _nobody_blocked) -> None:
+                 blocked_among: BlockedAmong = _nobody_blocked, wait_of: WaitOf = _no_wait) -> None:
         self.store = store
+        self.wait_of = wait_of
         self.rooms = rooms
         self.rating_of = rating_of
         self.settings = settings or PoolSettings()
@@ -63,8 +72,12 @@ class Matchmaker:
     # -- a seeker's calls ------------------------------------------------------------------
 
     def join(self, player: str, name: str, rules: object, seats: object) -> Seeker:
-        """``player`` (shown as ``name``) seeks a table of ``rules`` and ``seats``."""
+        """``player`` (shown as ``name``) seeks a table of ``rules`` and ``seats``; refused
+        (PoolError, saying how long) while the player waits after abandoned games."""
         chosen, count = checked(rules, seats)
+        refused = self.wait_of(player)
+        if refused is not None:
+            raise PoolError(refused)
         now = time.time()
         seeker = Seeker.new(player, name, chosen, count, self.rating_of(player, count), now,
                             self.settings.lease)
@@ -201,6 +214,7 @@ def make_room(code: str, table: list[Seeker], settings: PoolSettings,
     room, _token = Room.create(preset(table[0].preset), seats, table[0].name, settings.timer, away_grace,
                                coach=False, listed=True)
     room.code = code
+    room.pool = True
     for seat, seeker in enumerate(table[1:], start=1):
         room.sit(seat, _unused_name(seeker.name, room.names))  # the token is thrown away: each
         # finds their seat by their player

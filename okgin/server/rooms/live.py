@@ -79,7 +79,8 @@ class LiveRoom(TableCommands):
             return change
         services = self.services
         if change.game and self.game is not None and self.game.match.final:
-            services.game_over(self.game, list(self.room.names), self.room.solo, self.room.coach)
+            services.game_over(self.game, list(self.room.names), self.room.solo, self.room.coach,
+                               self.room.abandoned())
         self.autoplay.arm_timer()  # the new turn's deadline (saved with the change, in its frames)
         await services.broker.publish(self.channel, {
             "room": self.room.code, "version": self.room.version, "event": change.event,
@@ -277,11 +278,11 @@ class LiveRoom(TableCommands):
 
     async def keep_presence(self, held: set[int]) -> None:
         """Mark away the people nobody holds (``held``: the seats held by every process, as the
-        hall read them for all its rooms at once); at a tournament's table a computer player
-        takes over from each person away past the grace (nobody hosts a tournament's table to
-        ask for it)."""
+        hall read them for all its rooms at once); at a tournament's or Play online's table a
+        computer player takes over from each person away past the grace (nobody hosts such a
+        table to ask for it)."""
         await self.mark_away(held)
-        if self.room.tournament is not None and self.room.phase is Phase.PLAYING:
+        if (self.room.tournament is not None or self.room.pool) and self.room.phase is Phase.PLAYING:
             now = time.time()
             for seat in range(len(self.room.seats)):
                 with contextlib.suppress(OkginError):

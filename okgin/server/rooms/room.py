@@ -111,6 +111,10 @@ class Room:
     """An open table (its host's choice): listed for anyone to join while its lobby has a free
     seat, and among the games being played now once it plays (``pages/tables``). A private
     room (the default) is found by its link only. Chosen when the room is made; never changed."""
+    pool: bool = False
+    """Seated by Play online (rated, public): as at a tournament's table, a person away past
+    ``away_grace`` is stood in for by a computer player without anyone asking; one whose seat a
+    computer player still plays when the game ends (away, or left) abandoned it (``abandoned``)."""
     _rules_json: tuple[Rules, str | dict[str, Any]] | None = field(default=None, compare=False, repr=False)
     """``rules.to_json()`` and the rules it was made from: written at every change and frame."""
 
@@ -258,15 +262,24 @@ class Room:
         target.stand_in = level
 
     def stand_in_for(self, seat: int, now: float) -> bool:
-        """A tournament's table: a ``normal`` computer player plays for a person away past the
-        grace, with nobody to ask (the match's result counts). True if it changed the seat."""
+        """A tournament's or Play online's table: a ``normal`` computer player plays for a person
+        away past the grace, with nobody to ask (the result counts). True if it changed the seat."""
         target = self.seats[seat]
-        if self.tournament is None or target.kind != "person" or target.stand_in is not None:
+        unhosted = self.tournament is not None or self.pool
+        if not unhosted or target.kind != "person" or target.stand_in is not None:
             return False
         if target.away_since is None or now - target.away_since < self.away_grace:
             return False
         target.stand_in = "normal"
         return True
+
+    def abandoned(self) -> tuple[int, ...]:
+        """At Play online's table, the people whose seat a computer player plays now (away past
+        the grace, or left the table): at the game's end, they abandoned it."""
+        if not self.pool:
+            return ()
+        return tuple(i for i, seat in enumerate(self.seats)
+                     if (seat.kind == "person" and seat.stand_in is not None) or seat.left)
 
     def clear(self, by: int | None, seat: int) -> None:
         """Host, in the lobby: empty a computer player's seat."""
@@ -410,7 +423,8 @@ class Room:
                 "solo": self.solo, "games": list(self.games), "away_grace": self.away_grace,
                 "deadline": self.deadline, "stakes": self.stakes.to_json(), "staked": list(self.staked),
                 "chips": self.chips, "tournament": self.tournament,
-                "rematch": list(self.rematch_yes), "coach": self.coach, "listed": self.listed}
+                "rematch": list(self.rematch_yes), "coach": self.coach, "listed": self.listed,
+                "pool": self.pool}
 
     @classmethod
     def from_data(cls, code: str, version: int, data: dict[str, Any]) -> Room:
@@ -420,7 +434,7 @@ class Room:
                    data.get("deadline"), TableStakes.from_json(data.get("stakes")),
                    list(data.get("staked", [])), data.get("chips"), data.get("tournament"),
                    rematch_yes=list(data.get("rematch", [])), coach=_coach_of(data),
-                   listed=data.get("listed") is True)
+                   listed=data.get("listed") is True, pool=data.get("pool") is True)
 
 
 def _coach_of(data: dict[str, Any]) -> bool:

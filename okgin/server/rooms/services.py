@@ -47,10 +47,11 @@ class RoomServices:
     thinking: Thinking
     presence: Presence
     coach: CoachWork
-    finished: Callable[[str, bool, bool], None] = _nothing
+    finished: Callable[[str, bool, bool, tuple[int, ...]], None] = _nothing
     """Told (in a worker thread) each game this process saw finish, whether it was a game
-    against the computer (solo) and whether the coach was allowed at its table: the app rates
-    it, or marks it rated for nobody when the coach was allowed (players/rating_store)."""
+    against the computer (solo), whether the coach was allowed at its table, and the seats
+    whose people abandoned it (Play online's: ``Room.abandoned``): the app rates it, or marks it
+    rated for nobody when the coach was allowed (players/rating_store)."""
     solo_finished: Callable[[str, dict[str, Any]], None] = _nothing
     """Told (in a worker thread) each finished game against the computer with its record: the
     coach keeps its statistics."""
@@ -65,13 +66,14 @@ class RoomServices:
     def store(self) -> Store:
         return self.rooms.store
 
-    def game_over(self, game: Game, names: list[str], solo: bool, coach: bool) -> None:
+    def game_over(self, game: Game, names: list[str], solo: bool, coach: bool,
+                  abandoned: tuple[int, ...] = ()) -> None:
         """A finished game: ``finished`` is told (it is rated, unless ``coach``: the coach was
         allowed at its table), and a game against the computer
         gets its statistics (seconds of reviews). In threads: the game no longer changes, and
         nobody waits for them."""
         loop = asyncio.get_running_loop()
-        loop.run_in_executor(None, self.finished, game.id, solo, coach)
+        loop.run_in_executor(None, self.finished, game.id, solo, coach, abandoned)
         if solo:
             loop.run_in_executor(None, lambda: self.solo_finished(game.id, game.record(names)))
 

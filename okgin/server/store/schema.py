@@ -412,3 +412,14 @@ player_blocks = Table(
     Column("blocked", String(40), primary_key=True, index=True),
     Column("created", Float, nullable=False),
 )
+
+abandonments = Table(
+    "abandonments",
+    metadata,
+    # ``player`` abandoned rated ``game`` (Play online's table) at ``seat``: a computer player
+    # played their seat when it ended. Rated as a loss; recent ones make the next seek wait.
+    Column("game", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player", String(40), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+)

@@ -31,7 +31,7 @@ from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room
 from okgin.server.store.migrate import upgrade
 from okgin.server.store.room_store import GameWrite, RoomTable
-from okgin.server.store.schema import metadata, player_blocks, pool_seekers
+from okgin.server.store.schema import abandonments, metadata, player_blocks, pool_seekers
 from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 10}
@@ -171,7 +171,7 @@ PLAYER_IDS = {
     "ratings.player", "rating_history.player", "passkeys.player", "chip_wallets.player",
     "chip_ledger.player", "tournaments.host", "tournament_entrants.player", "api_tokens.player",
     "bot_accounts.player", "challenges.challenger_player", "challenges.bot_player", "pool_seekers.player",
-    "player_blocks.blocker", "player_blocks.blocked",
+    "player_blocks.blocker", "player_blocks.blocked", "abandonments.player",
 }
 """The columns that hold a player's id."""
 NAMES = {
@@ -290,6 +290,7 @@ def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_name
             joined=0.0, lease=0.0, state="waiting", changed=0.0))
         rows.execute(player_blocks.insert(), [{"blocker": player, "blocked": "someone", "created": 0.0},
                                               {"blocker": "someone", "blocked": player, "created": 0.0}])
+        rows.execute(abandonments.insert().values(game="a-game", seat=1, player=player, created=0.0))
     names = ("Ann Quinn", "ann.quinn", "Ann's phone", "Quinn at cards")
     before = _rows(store)
     for column in sorted(PLAYER_IDS):
