@@ -173,6 +173,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_admin(args: argparse.Namespace) -> int:
+    from okgin.server.players.admin import admin_command
+
+    return admin_command(args)
+
+
 def _cmd_db_upgrade(args: argparse.Namespace) -> int:
     from okgin.server.store.migrate import upgrade
 
@@ -317,7 +323,36 @@ def build_parser() -> argparse.ArgumentParser:
     p = actions.add_parser("upgrade", help="migrate the game store in place, keeping every game and room")
     p.add_argument("--db", default="sqlite:///okgin.db", help="SQLAlchemy URL of the game store")
     p.set_defaults(run=_cmd_db_upgrade)
+    _admin_parser(commands)
     return parser
+
+
+def _admin_parser(commands: Any) -> None:
+    """`okgin admin ...` (docs/moderation.md): its actions and their options."""
+    admin = commands.add_parser("admin", help="the operator's actions: reports, bans, names, the audit")
+    actions = admin.add_subparsers(dest="action", required=True)
+
+    def action(name: str, text: str, player: bool = False) -> argparse.ArgumentParser:
+        made: argparse.ArgumentParser = actions.add_parser(name, help=text)
+        made.add_argument("--db", default="sqlite:///okgin.db", help="SQLAlchemy URL of the game store")
+        if player:
+            made.add_argument("player", help="the player's id (as `okgin admin reports` shows it)")
+        made.set_defaults(run=_cmd_admin)
+        return made
+
+    action("reports", "the players' reports not yet handled").add_argument(
+        "--all", action="store_true", help="the handled ones too")
+    action("audit", "every admin action, oldest first")
+    kept = "the reason, kept in the audit"
+    action("ban", "bar a player from Play online, tournaments and the leaderboard", True).add_argument(
+        "--why", required=True, help=kept)
+    action("unban", "lift a player's ban", True).add_argument("--why", required=True, help=kept)
+    renamed = action("rename", "give a player another name", True)
+    renamed.add_argument("name", help="the new name (1 to 20 characters)")
+    renamed.add_argument("--why", required=True, help=kept)
+    handled = action("handled", "mark a report handled")
+    handled.add_argument("report", type=int, help="the report's number")
+    handled.add_argument("--why", required=True, help="what was done, kept in the audit")
 
 
 def _port(text: str) -> int:

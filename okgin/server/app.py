@@ -41,6 +41,7 @@ from okgin.server.players.abandonments import Abandonments
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.blocks import Blocks
 from okgin.server.players.identity import Players
+from okgin.server.players.moderation import Moderation
 from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.sessions import Sessions
@@ -120,9 +121,10 @@ def create_app(
 
     tournaments = TournamentStore(store.engine)
     director = Director(hall, tournaments, players, away_seconds, poked=poked)
+    moderation, abandonments = Moderation(store.engine), Abandonments(store.engine)
     matchmaker = Matchmaker(make_pool_store(broker_url, store.engine), hall.services.rooms,
                             rated.shown_at, pool, away_seconds, Blocks(store.engine).among,
-                            Abandonments(store.engine).refusal)
+                            lambda player: moderation.refusal(player) or abandonments.refusal(player))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -172,7 +174,7 @@ def create_app(
     app.state.players = players
     app.state.ratings = rated
     app.state.table_lists = Latest()
-    app.state.tournaments = Tournaments(tournaments)
+    app.state.tournaments = Tournaments(tournaments, moderation.refusal)
     app.state.director = director
     app.state.pool = matchmaker
     app.state.secure_cookies = secure_cookies

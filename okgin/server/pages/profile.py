@@ -25,6 +25,7 @@ from okgin.server.players.identity import Players, Session
 from okgin.server.players.passkeys import Passkeys
 from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.ratings import FAMILIES, PROVISIONAL, shown_rating
+from okgin.server.players.reports import REASONS, ReportError, Reports
 from okgin.server.players.sessions import session_of
 from okgin.server.rooms.room import RoomError
 from okgin.server.store.chips import DAILY_CHIPS, Line, Wallets
@@ -40,6 +41,7 @@ def profile_routes() -> list[BaseRoute]:
         Route("/profile/name", change_name, methods=["POST"]),
         Route("/profile/block", block_player, methods=["POST"]),
         Route("/profile/unblock", unblock_player, methods=["POST"]),
+        Route("/profile/report", report_player, methods=["POST"]),
         *account_routes(_refused),
         *bot_account_routes(_refused, _with_token),
         *passkey_routes(_refused),
@@ -123,11 +125,11 @@ async def _with_token(request: Request, session: Session, token: str) -> Respons
 
 
 async def _profile(request: Request, session: Session, refusal: Refusal, status: int,
-                   new_token: str | None = None) -> Response:
+                   new_token: str | None = None, reported: bool = False) -> Response:
     players: Players = request.app.state.players
     read = await anyio.to_thread.run_sync(_read, players, request.app.state.ratings, session)
     return render(request, "profile.html", status, **read, name=session.name or "", csrf=session.csrf,
-                  new_token=new_token, bot_titles=BOT_TITLES,
+                  new_token=new_token, bot_titles=BOT_TITLES, reasons=REASONS, reported=reported,
                   refusal=refusal, when=_when, families=FAMILIES, titles=TITLES, provisional=PROVISIONAL,
                   daily=DAILY_CHIPS, shown_rating=shown_rating)
 
@@ -160,6 +162,22 @@ async def block_player(request: Request) -> Response:
     except BlockError as error:
         return await _refused(request, session, "/profile/block", str(error), 400)
     return RedirectResponse("/profile#blocked", status_code=303)
+
+
+async def report_player(request: Request) -> Response:
+    """POST /profile/report: the person at ``seat`` of ``game`` (one of yours) is reported to the
+    server's operator for ``reason``, with ``text`` if given (docs/moderation.md)."""
+    try:
+        session, fields = await read_form(request)
+    except FormRefused as refused:
+        return refused.page(request)
+    players: Players = request.app.state.players
+    try:
+        await anyio.to_thread.run_sync(Reports(players.engine).report, session.player, fields.get("game"),
+                                       fields.get("seat"), fields.get("reason"), fields.get("text"))
+    except ReportError as error:
+        return await _refused(request, session, "/profile/report", str(error), 400)
+    return await _profile(request, session, Refusal(), 200, reported=True)
 
 
 async def unblock_player(request: Request) -> Response:

@@ -36,9 +36,12 @@ from okgin.server.store.schema import (
     challenges,
     game_players,
     games,
+    moderation_audit,
     passkey_challenges,
     passkeys,
+    player_bans,
     player_blocks,
+    player_reports,
     players,
     pool_seekers,
     room_players,
@@ -338,6 +341,12 @@ def _forget(db: Connection, player: str) -> None:
         (challenges.c.challenger_player == player) | (challenges.c.bot_player == player)))
     db.execute(delete(player_blocks).where(
         (player_blocks.c.blocker == player) | (player_blocks.c.blocked == player)))
+    db.execute(delete(player_reports).where(
+        (player_reports.c.reporter == player) | (player_reports.c.reported == player)))
+    db.execute(delete(player_bans).where(player_bans.c.player == player))
+    # The audit keeps that an action was taken, not on whom nor the names it gave.
+    db.execute(update(moderation_audit).where(moderation_audit.c.player == player)
+               .values(player=FORMER, detail=""))
     gone = chips.forget(db, player)
     tournament_store.forget(db, player, gone, FORMER)
     db.execute(delete(accounts).where(accounts.c.player == player))

@@ -7,6 +7,7 @@ player (``game_players``); that, and nothing else, opens its record, review and 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import time
@@ -18,6 +19,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from okgin.server.rooms.room import RoomError, clean_name
 from okgin.server.store.db import storage_errors
+from okgin.server.store.name_keys import name_key
 from okgin.server.store.schema import accounts, game_players, players, room_players, sessions
 
 SEEN_EVERY = 60.0
@@ -86,21 +88,24 @@ class Players:
         return Session(row.player, row.name, row.csrf, hashed, row.username)
 
     def set_name(self, player: str, name: object) -> str:
-        """Give ``player`` the display name ``name`` (spaces folded); returns it. Raises RoomError."""
+        """Give ``player`` the display name ``name`` (spaces folded); returns it. Raises RoomError,
+        also for a name another player's looks like (``names.name_key``)."""
         name = clean_name(name)
         with storage_errors("could not save the name"), self.engine.begin() as db:
-            db.execute(update(players).where(players.c.id == player).values(name=name))
+            give_name(db, player, name)
         return name
 
     def name_once(self, player: str, name: str) -> None:
-        """The name a player first typed at a table becomes their display name, if they had none."""
+        """The name a player first typed at a table becomes their display name, if they had none
+        and no other player's name looks like it."""
         try:
             name = clean_name(name)
         except RoomError:
             return
         with storage_errors("could not save the name"), self.engine.begin() as db:
-            db.execute(update(players).where(players.c.id == player, players.c.name.is_(None))
-                       .values(name=name))
+            if db.execute(select(players.c.name).where(players.c.id == player)).scalar() is None:
+                with contextlib.suppress(RoomError):
+                    give_name(db, player, name)
 
     def forget_idle_guests(self, older_than: float) -> int:
         """Delete guests made before ``older_than`` (Unix time) who never sat at a table and have
@@ -174,3 +179,13 @@ def _put_seats(db: Connection, game: str, seats: Mapping[int, str]) -> None:
 
 def _hashed(session_id: str) -> str:
     return hashlib.sha256(session_id.encode()).hexdigest()
+
+
+def give_name(db: Connection, player: str, name: str) -> None:
+    """``player``'s chosen name becomes ``name`` (already clean); RoomError if another player's
+    chosen name looks like it (the same look-alike key)."""
+    key = name_key(name)
+    other = db.execute(select(players.c.id).where(players.c.name_key == key, players.c.id != player)).first()
+    if other is not None:
+        raise RoomError(f"another player is called {name} or a name that looks like it: choose another")
+    db.execute(update(players).where(players.c.id == player).values(name=name, name_key=key))

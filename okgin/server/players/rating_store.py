@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, case, delete, func, insert, select, update
+from sqlalchemy import Select, case, delete, exists, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -41,6 +41,7 @@ from okgin.server.store.schema import (
     abandonments,
     game_players,
     games,
+    player_bans,
     players,
     rated_games,
     rating_counts,
@@ -238,7 +239,8 @@ def leaderboard_query(family: str, limit: int) -> Select[Any]:
                    players.c.name)
             .join(players, players.c.id == ratings.c.player)
             .where(ratings.c.family == family, ratings.c.games >= PROVISIONAL,
-                   players.c.name.is_not(None), players.c.name != "")
+                   players.c.name.is_not(None), players.c.name != "",
+                   ~exists().where(player_bans.c.player == ratings.c.player))
             # Both descending: one backward walk of ix_ratings_family_ordinal, no sort.
             .order_by(ratings.c.ordinal.desc(), ratings.c.player.desc()).limit(limit))
 

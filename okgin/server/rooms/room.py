@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from better_profanity import profanity
+
 from okgin.errors import OkginError
 from okgin.rules import Rules
 from okgin.server.rooms.seats import new_token, seat_of
@@ -459,4 +461,6 @@ def clean_name(name: object) -> str:
         raise RoomError(f"your name must be 1 to {MAX_NAME} characters")
     if any(unicodedata.category(char)[0] == "C" for char in text):
         raise RoomError("your name may not hold control characters")
+    if profanity.contains_profanity(text):
+        raise RoomError("choose another name: that one holds a word the tables do not allow")
     return text

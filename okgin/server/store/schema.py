@@ -93,6 +93,8 @@ players = Table(
     Column("created", Float, nullable=False),
     # The display name chosen once (null until then); personal data, removed with the player.
     Column("name", String(40), nullable=True),
+    # ``names.name_key(name)``: no two players' chosen names share one (look-alikes refused).
+    Column("name_key", String(80), nullable=True, index=True),
 )
 
 sessions = Table(
@@ -421,5 +423,44 @@ abandonments = Table(
     Column("game", String(40), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("player", String(40), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+)
+
+# -- moderation (okgin/server/players/reports.py, moderation.py; docs/moderation.md) --
+
+player_reports = Table(
+    "player_reports",
+    metadata,
+    # ``reporter`` reports ``reported``, met at ``seat`` of ``game``, for ``reason`` (name,
+    # phrases, abandonment, other) with an optional ``text``; ``handled`` once the operator has.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter", String(40), nullable=False, index=True),
+    Column("reported", String(40), nullable=False, index=True),
+    Column("game", String(40), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("reason", String(16), nullable=False),
+    Column("text", String(300), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("handled", Float, nullable=True),
+)
+
+player_bans = Table(
+    "player_bans",
+    metadata,
+    # ``player`` may not seek in Play online, join a tournament or be on the leaderboard.
+    Column("player", String(40), primary_key=True),
+    Column("reason", String(300), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+moderation_audit = Table(
+    "moderation_audit",
+    metadata,
+    # Every `okgin admin` action: what (ban, unban, rename, handled), to whom, why and when.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("action", String(16), nullable=False),
+    Column("player", String(40), nullable=False, index=True),
+    Column("detail", String(300), nullable=False),
+    Column("why", String(300), nullable=False),
     Column("created", Float, nullable=False),
 )

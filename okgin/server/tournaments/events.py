@@ -25,8 +25,11 @@ TRIES = 5
 class Tournaments:
     """The tournaments' changes made from pages (the director plays their rounds)."""
 
-    def __init__(self, store: TournamentStore) -> None:
+    def __init__(self, store: TournamentStore,
+                 barred: Callable[[str], str | None] = lambda _player: None) -> None:
         self.store = store
+        self.barred = barred
+        """Why a player may not join (``Moderation.refusal``: banned by the operator), or None."""
 
     def create(self, host: str, settings: Settings, name: str) -> str:
         """A new open tournament called ``name`` (``words.read_name``); returns its code (its
@@ -44,6 +47,10 @@ class Tournaments:
     def join(self, code: str, player: str, name: object) -> None:
         """``player`` takes the next place under ``name``; the last place taken starts a
         tournament that starts when full."""
+        refused = self.barred(player)
+        if refused is not None:
+            raise TournamentError(refused)
+
         def attempt() -> bool:
             event = self.load(code)
             settings = Settings.from_data(event.data)

@@ -102,8 +102,10 @@ def test_the_seats_of_a_room_game_and_a_solo_game_are_recorded_against_their_pla
         return host.game, solo.game
 
     room_game, solo_game = run(go())
-    players = dict(db_rows(server.db, "SELECT id, name FROM players WHERE name IN ('Ann', 'Bob')"))
-    ids = {name: player for player, name in players.items()}
+    # Each by their browser's session (a name belongs to one player only: another Ann may have it).
+    ids = {name: db_rows(server.db, "SELECT player FROM sessions WHERE id_hash = ?",
+                         hashlib.sha256(cookie.encode()).hexdigest())[0][0]
+           for name, cookie in (("Ann", ann), ("Bob", bob))}
     seats = db_rows(server.db, "SELECT game, seat, player FROM game_players WHERE player IN (?, ?)",
                   ids["Ann"], ids["Bob"])
     assert sorted(seats, key=str) == sorted([(room_game, 0, ids["Ann"]), (room_game, 1, ids["Bob"]),

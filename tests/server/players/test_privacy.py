@@ -30,8 +30,17 @@ from okgin.server.players.rating_store import RatingStore
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.room import Room
 from okgin.server.store.migrate import upgrade
+from okgin.server.store.name_keys import name_key
 from okgin.server.store.room_store import GameWrite, RoomTable
-from okgin.server.store.schema import abandonments, metadata, player_blocks, pool_seekers
+from okgin.server.store.schema import (
+    abandonments,
+    metadata,
+    moderation_audit,
+    player_bans,
+    player_blocks,
+    player_reports,
+    pool_seekers,
+)
 from okgin.server.store.storage import Store
 
 SHORT = {"preset": "oklahoma", "target": 10}
@@ -171,12 +180,14 @@ PLAYER_IDS = {
     "ratings.player", "rating_history.player", "passkeys.player", "chip_wallets.player",
     "chip_ledger.player", "tournaments.host", "tournament_entrants.player", "api_tokens.player",
     "bot_accounts.player", "challenges.challenger_player", "challenges.bot_player", "pool_seekers.player",
-    "player_blocks.blocker", "player_blocks.blocked", "abandonments.player",
+    "player_blocks.blocker", "player_blocks.blocked", "abandonments.player", "player_reports.reporter",
+    "player_reports.reported", "player_bans.player", "moderation_audit.player",
 }
 """The columns that hold a player's id."""
 NAMES = {
     "players.name", "accounts.username", "passkeys.name", "tournament_entrants.name",
-    "tournaments.name", "games.head", "rooms.data", "pool_seekers.name",
+    "tournaments.name", "games.head", "rooms.data", "pool_seekers.name", "moderation_audit.detail",
+    "players.name_key",
 }
 """The columns that hold a name a person gave (display name, username, a passkey's name, a name
 typed to join, a tournament's name, by default its host's), or JSON holding one (a game's
@@ -291,10 +302,19 @@ def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_name
         rows.execute(player_blocks.insert(), [{"blocker": player, "blocked": "someone", "created": 0.0},
                                               {"blocker": "someone", "blocked": player, "created": 0.0}])
         rows.execute(abandonments.insert().values(game="a-game", seat=1, player=player, created=0.0))
+        rows.execute(player_reports.insert(), [
+            {"reporter": player, "reported": "someone", "game": "a-game", "seat": 0, "reason": "name",
+             "text": "", "created": 0.0},
+            {"reporter": "someone", "reported": player, "game": "a-game", "seat": 1, "reason": "other",
+             "text": "", "created": 0.0}])
+        rows.execute(player_bans.insert().values(player=player, reason="spam", created=0.0))
+        rows.execute(moderation_audit.insert().values(action="rename", player=player,
+                                                      detail="Ann -> Ann Quinn", why="asked", created=0.0))
     names = ("Ann Quinn", "ann.quinn", "Ann's phone", "Quinn at cards")
     before = _rows(store)
     for column in sorted(PLAYER_IDS):
         assert any(player in value for value in before[column]), f"{column} never held her id"
+    names = (*names, *(name_key(n) for n in names))  # a name's look-alike key is hers too
     for column in sorted(NAMES):
         assert any(n in value for value in before[column] for n in names), f"{column} never held her name"
     assert any(session.id_hash in value for value in before["passkey_challenges.session"])
