@@ -8,6 +8,7 @@ Calls block: run them in a thread.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -99,7 +100,8 @@ class Blocks:
         return [Blocked(block_key(player, r.blocked), r.name or "a guest", r.created) for r in rows]
 
     def opponents(self, player: str, limit: int = LATELY) -> list[Opponent]:
-        """The other people at ``player``'s last ``limit`` games, the latest first."""
+        """The other people at ``player``'s last ``limit`` games, the latest first, each by the
+        name they sat under (as the table showed it), else their chosen name."""
         mine = (select(game_players.c.game).join(games, games.c.id == game_players.c.game)
                 .where(game_players.c.player == player).order_by(games.c.updated.desc()).limit(limit))
         with storage_errors("could not read your games"), self.engine.connect() as db:
@@ -108,10 +110,13 @@ class Blocks:
                                      players.c.name)
                               .outerjoin(players, players.c.id == game_players.c.player)
                               .where(game_players.c.game.in_(recent), game_players.c.player != player)).all()
+            seated = {game: _seat_names(head) for game, head in db.execute(
+                select(games.c.id, games.c.head).where(games.c.id.in_(recent)))}
             mine_blocked = {b for (b,) in db.execute(select(player_blocks.c.blocked)
                                                      .where(player_blocks.c.blocker == player))}
         order = {game: i for i, game in enumerate(recent)}
-        return [Opponent(r.game, r.seat, r.name or "a guest", r.player in mine_blocked)
+        return [Opponent(r.game, r.seat, _at(seated.get(r.game, []), r.seat) or r.name or "a guest",
+                         r.player in mine_blocked)
                 for r in sorted(rows, key=lambda r: (order[r.game], r.seat))]
 
     def among(self, ids: Collection[str]) -> set[frozenset[str]]:
@@ -123,3 +128,16 @@ class Blocks:
             and_(player_blocks.c.blocker.in_(chosen), player_blocks.c.blocked.in_(chosen)))
         with storage_errors("could not read the blocks"), self.engine.connect() as db:
             return {frozenset(row) for row in db.execute(query)}
+
+
+def _seat_names(head: str | None) -> list[str]:
+    """The names a stored game's record head gives its seats ([] if it gives none)."""
+    try:
+        names = json.loads(head or "{}").get("players", [])
+    except (ValueError, AttributeError):
+        return []
+    return [name if isinstance(name, str) else "" for name in names] if isinstance(names, list) else []
+
+
+def _at(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else ""
