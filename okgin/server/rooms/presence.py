@@ -20,6 +20,9 @@ TTL = 10.0
 REFRESH = 3.0
 """Seconds between two marks of the same seats (and two looks for seats nobody holds)."""
 PREFIX = "okgin:presence:"
+TIDY_EVERY = 5
+"""A refresh of every room (``hold_all``) also removes run-out marks and renews each key's expiry
+once in this many (every 15 s: the keys live 60 s): between, it only renews its own marks."""
 
 
 class Presence(Protocol):
@@ -84,11 +87,18 @@ class RedisPresence:
 
         self._redis = aioredis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         self._process = process
+        self._rounds = 0
 
     async def hold(self, room: str, seats: Iterable[int]) -> None:
-        await self.hold_all({room: list(seats)})
+        await self._hold(({room: list(seats)}), tidy=True)
 
     async def hold_all(self, marks: Mapping[str, Sequence[int]]) -> None:
+        self._rounds += 1
+        await self._hold(marks, tidy=self._rounds % TIDY_EVERY == 1)
+
+    async def _hold(self, marks: Mapping[str, Sequence[int]], tidy: bool) -> None:
+        """Mark ``marks``' seats; ``tidy``: also drop run-out marks and renew each key's expiry
+        (reads skip run-out marks whatever: this only keeps Redis small)."""
         now = time.time()
         async with self._redis.pipeline(transaction=False) as pipe:
             for room, seats in marks.items():
@@ -96,8 +106,9 @@ class RedisPresence:
                     continue
                 key = PREFIX + room
                 pipe.zadd(key, {f"{seat}/{self._process}": now + TTL for seat in seats})
-                pipe.zremrangebyscore(key, "-inf", now)  # the dead processes' marks
-                pipe.expire(key, int(TTL * 6))
+                if tidy:
+                    pipe.zremrangebyscore(key, "-inf", now)  # the dead processes' marks
+                    pipe.expire(key, int(TTL * 6))
             if len(pipe):
                 await pipe.execute()
 
