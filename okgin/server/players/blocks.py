@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from sqlalchemy import and_, delete, insert, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from okgin.server.store.db import storage_errors
@@ -61,16 +61,11 @@ class Blocks:
     def block_seat(self, player: str, game: object, seat: object) -> str:
         """``player`` blocks whoever sat at ``seat`` of ``game``, a game ``player`` sat in too.
         Returns the blocked player's id. Raises BlockError for anything else (nothing changes)."""
-        if not isinstance(game, str) or not isinstance(seat, str) or not seat.isdigit():
-            raise BlockError("choose a player from one of your games to block")
-        query = select(game_players.c.seat, game_players.c.player).where(game_players.c.game == game[:40])
         with storage_errors("could not block the player"), self.engine.begin() as db:
-            seated = {s: p for s, p in db.execute(query)}
-            other = seated.get(int(seat))
-            if player not in seated.values() or other is None:
-                raise BlockError("you can block only a person from a game you played")
-            if other == player:
-                raise BlockError("you cannot block yourself")
+            try:
+                other = person_at(db, player, game, seat, "block")
+            except LookupError as error:
+                raise BlockError(str(error)) from None
             try:
                 with db.begin_nested():
                     db.execute(insert(player_blocks).values(blocker=player, blocked=other,
@@ -141,3 +136,18 @@ def _seat_names(head: str | None) -> list[str]:
 
 def _at(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else ""
+
+
+def person_at(db: Connection, player: str, game: object, seat: object, verb: str) -> str:
+    """The person ``player`` met at ``seat`` of ``game`` (a game both sat in: a block's or a
+    report's subject, named by what the page showed). LookupError saying why, for anything else."""
+    if not isinstance(game, str) or not isinstance(seat, str) or not seat.isdigit():
+        raise LookupError(f"choose a player from one of your games to {verb}")
+    query = select(game_players.c.seat, game_players.c.player).where(game_players.c.game == game[:40])
+    seated = {s: p for s, p in db.execute(query)}
+    other = seated.get(int(seat))
+    if player not in seated.values() or other is None:
+        raise LookupError(f"you can {verb} only a person from a game you played")
+    if other == player:
+        raise LookupError(f"you cannot {verb} yourself")
+    return str(other)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Engine
 
+from okgin.server.players.blocks import person_at
 from okgin.server.store.db import storage_errors
-from okgin.server.store.schema import game_players, player_reports, players
+from okgin.server.store.schema import player_reports, players
 
 REASONS = {
     "name": "their name",
@@ -56,29 +57,24 @@ class Reports:
     def report(self, reporter: str, game: object, seat: object, reason: object, text: object) -> int:
         """``reporter`` reports whoever sat at ``seat`` of ``game`` (a game ``reporter`` sat in
         too) for ``reason``; returns the report's number. Raises ReportError (nothing kept)."""
-        if not isinstance(game, str) or not isinstance(seat, str) or not seat.isdigit():
-            raise ReportError("Choose a player from one of your games to report.")
         if reason not in REASONS:
-            raise ReportError("Say what the report is for: " + ", ".join(REASONS.values()) + ".")
+            raise ReportError("say what the report is for: " + ", ".join(REASONS.values()))
         words = " ".join(text.split()) if isinstance(text, str) else ""
         if len(words) > MAX_TEXT:
-            raise ReportError(f"Say it in {MAX_TEXT} characters or fewer.")
+            raise ReportError(f"say it in {MAX_TEXT} characters or fewer")
         now = time.time()
         with storage_errors("could not keep the report"), self.engine.begin() as db:
-            seated = dict(db.execute(select(game_players.c.seat, game_players.c.player)
-                                     .where(game_players.c.game == game[:40])).all())
-            other = seated.get(int(seat))
-            if reporter not in seated.values() or other is None:
-                raise ReportError("You can report only a person from a game you played.")
-            if other == reporter:
-                raise ReportError("You cannot report yourself.")
+            try:
+                other = person_at(db, reporter, game, seat, "report")
+            except LookupError as error:
+                raise ReportError(str(error)) from None
             made = db.execute(select(func.count()).select_from(player_reports).where(
                 player_reports.c.reporter == reporter, player_reports.c.created > now - 86400)).scalar()
             if (made or 0) >= DAILY:
-                raise ReportError(f"You have made {DAILY} reports today: the operator reads them all; "
-                                  "report more tomorrow.")
+                raise ReportError(f"you have made {DAILY} reports today: the operator reads them all; "
+                                  "report more tomorrow")
             made_id = db.execute(insert(player_reports).values(
-                reporter=reporter, reported=other, game=game[:40], seat=int(seat), reason=reason,
+                reporter=reporter, reported=other, game=str(game), seat=int(str(seat)), reason=reason,
                 text=words, created=now)).inserted_primary_key
         return int(made_id[0]) if made_id else 0
 
