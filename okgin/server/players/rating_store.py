@@ -148,7 +148,7 @@ class RatingStore:
         total = 0
         for game, levels, room in found:
             solo = sum(lv is None for lv in json.loads(levels)) == 1
-            total += self.rate_game(game, solo, _coached(room, solo))
+            total += self.rate_game(game, solo, _coached(room, solo), _abandoned(room))
         return total
 
     @contextlib.contextmanager
@@ -282,6 +282,18 @@ def _coached(room: str | None, solo: bool) -> bool:
         return solo
     data = json.loads(room)
     return bool(data.get("coach", data.get("tournament") is None))
+
+
+def _abandoned(room: str | None) -> tuple[int, ...]:
+    """The seats whose people abandoned a Play online table's game, by the stored room whose
+    current game it is (``Room.abandoned`` on its data): none for any other room, or none left."""
+    if room is None:
+        return ()
+    data = json.loads(room)
+    if data.get("pool") is not True:
+        return ()
+    return tuple(i for i, seat in enumerate(data.get("seats", []))
+                 if (seat.get("kind") == "person" and seat.get("stand_in")) or seat.get("left"))
 
 
 def _rate(db: Connection, game: str, solo: bool, coach: bool, left: Collection[int] = ()) -> bool:

@@ -35,6 +35,7 @@ from okgin.server.players.ratings import (
 )
 from okgin.server.store.migrate import upgrade
 from okgin.server.store.schema import (
+    abandonments,
     game_players,
     games,
     rated_games,
@@ -199,6 +200,30 @@ def test_the_sweep_rates_a_room_game_and_not_one_played_with_the_coach_allowed(e
     assert [(r.preset, r.solo, r.seats) for r in store.results(cy)] == [("oklahoma-multiplayer", False, 3)]
     assert store.ratings_of(cy)["multi-player"].games == 1 and "two-player" not in store.ratings_of(cy)
     assert weight == 0.5
+
+
+def test_the_sweep_places_last_who_abandoned_a_play_online_game_as_its_room_was_left(engine: Engine) -> None:
+    """A process that stopped before rating a Play online game: the sweep reads from the stored
+    room whose seat a computer played at the end (Eve, stood in for, though she won on score)
+    and keeps her abandonment; a friends' room with a stand-in counts nobody."""
+    store = RatingStore(engine)
+    eve, fay, gus, hal = (Players(engine).new_guest()[0].player for _ in range(4))
+    online = add_game(engine, {0: eve, 1: fay}, [None, None])
+    friends = add_game(engine, {0: gus, 1: hal}, [None, None])
+    for game in (online, friends):
+        finish(engine, game, 0, [160, 40])
+    stood_in = [{"kind": "person", "stand_in": "normal"}, {"kind": "person", "stand_in": None}]
+    with engine.begin() as db:
+        for code, game, pool in (("room-online", online, True), ("room-friends", friends, False)):
+            db.execute(insert(rooms).values(code=code, version=1, created=0.0, updated=0.0, phase="finished",
+                                            game=game, data=json.dumps({"coach": False, "pool": pool,
+                                                                        "seats": stood_in})))
+    assert store.rate_unrated(time.time() + 1) == 2
+    assert [p.place for p in store.history(eve)] == [2] and [p.place for p in store.history(fay)] == [1]
+    assert [p.place for p in store.history(gus)] == [1]
+    with engine.connect() as db:
+        kept = db.execute(select(abandonments.c.game, abandonments.c.player)).all()
+    assert kept == [(online, eve)]
 
 
 def test_a_game_of_programs_without_players_is_rated_for_nobody(engine: Engine) -> None:
