@@ -29,6 +29,8 @@ def rows(server: ServerProcess, query: str, *args: object) -> list[tuple[object,
 @pytest.mark.slow
 def test_a_player_who_leaves_is_played_for_rated_last_and_made_to_wait(site: ServerProcess) -> None:
     ann, ben = browser(site), browser(site)
+    told = "a game you leave, or are still away from at its end, counts as a loss"
+    assert told in ann.get("/play-online").text  # said before anyone seeks
     one, two = seek(ann, "Ann"), seek(ben, "Ben")
     a, b = seated(ann, one), seated(ben, two)
     assert a["state"] == b["state"] == "seated" and a["room"] == b["room"]
