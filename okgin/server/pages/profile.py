@@ -53,7 +53,8 @@ async def profile_page(request: Request) -> Response:
     if session is None:  # only a program without cookies gets here: pages make a guest first
         return message(request, "Your profile",
                        "Open the game first: you are a player from your first visit.", 404)
-    return await _profile(request, session, Refusal(), 200)
+    reported = request.query_params.get("reported") == "1"  # back from a report just sent
+    return await _profile(request, session, Refusal(), 200, reported=reported)
 
 
 class Refusal:
@@ -177,7 +178,7 @@ async def report_player(request: Request) -> Response:
                                        fields.get("seat"), fields.get("reason"), fields.get("text"))
     except ReportError as error:
         return await _refused(request, session, "/profile/report", str(error), 400)
-    return await _profile(request, session, Refusal(), 200, reported=True)
+    return RedirectResponse("/profile?reported=1#blocked", status_code=303)  # a reload sends nothing again
 
 
 async def unblock_player(request: Request) -> Response:

@@ -67,7 +67,9 @@ def test_a_report_read_a_ban_held_across_names_and_browsers_lifted_and_audited(t
         assert answer.status_code == 400 and said in answer.text
     assert rows(db, "SELECT count(*) FROM player_reports") == [(0,)]
     answer = ann.post("/profile/report", **shared, reason="name", text="  a   rude name ")
-    assert answer.status_code == 200 and "the server's operator will read your report" in answer.text
+    assert answer.status_code == 303 and answer.headers["location"] == "/profile?reported=1#blocked"
+    thanked = html.unescape(ann.go("GET", "/profile?reported=1").text)
+    assert "the server's operator will read your report" in thanked
     listed = admin(db, "reports")
     assert listed.returncode == 0 and f"player {b} (Ben B) for their name: a rude name" in listed.stdout
 
