@@ -282,9 +282,9 @@ class LiveRoom(TableCommands):
         computer player takes over from each person away past the grace (nobody hosts such a
         table to ask for it)."""
         await self.mark_away(held)
-        if (self.room.tournament is not None or self.room.pool) and self.room.phase is Phase.PLAYING:
+        if self.room.phase is Phase.PLAYING:
             now = time.time()
-            for seat in range(len(self.room.seats)):
+            for seat in [s for s in range(len(self.room.seats)) if self.room.due_stand_in(s, now)]:
                 with contextlib.suppress(OkginError):
                     await self.commit(lambda seat=seat: commands.stand_in(self.room, seat, now))  # type: ignore[misc]
 

@@ -263,16 +263,20 @@ class Room:
             raise RoomError(f"{target.name} has been away only a moment: wait {wait} more seconds")
         target.stand_in = level
 
-    def stand_in_for(self, seat: int, now: float) -> bool:
-        """A tournament's or Play online's table: a ``normal`` computer player plays for a person
-        away past the grace, with nobody to ask (the result counts). True if it changed the seat."""
+    def due_stand_in(self, seat: int, now: float) -> bool:
+        """At a tournament's or Play online's table (nobody hosts it to ask), is the person at
+        ``seat`` away past the grace with no computer player standing in yet?"""
         target = self.seats[seat]
         unhosted = self.tournament is not None or self.pool
-        if not unhosted or target.kind != "person" or target.stand_in is not None:
+        return (unhosted and target.kind == "person" and target.stand_in is None
+                and target.away_since is not None and now - target.away_since >= self.away_grace)
+
+    def stand_in_for(self, seat: int, now: float) -> bool:
+        """A ``normal`` computer player plays for a person ``due_stand_in`` (the result counts).
+        True if it changed the seat."""
+        if not self.due_stand_in(seat, now):
             return False
-        if target.away_since is None or now - target.away_since < self.away_grace:
-            return False
-        target.stand_in = "normal"
+        self.seats[seat].stand_in = "normal"
         return True
 
     def abandoned(self) -> tuple[int, ...]:
