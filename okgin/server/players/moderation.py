@@ -62,7 +62,8 @@ class Moderation:
         with self._acting("ban", player, why) as db:
             try:
                 with db.begin_nested():
-                    db.execute(insert(player_bans).values(player=player, reason=why, created=time.time()))
+                    db.execute(insert(player_bans).values(player=player, reason=_said(why),
+                                                          created=time.time()))
             except IntegrityError:
                 raise ModerationError(f"player {player} is banned already") from None
             self._audit(db, "ban", player, "", why)
@@ -115,4 +116,9 @@ class Moderation:
     @staticmethod
     def _audit(db: Connection, action: str, player: str, detail: str, why: str) -> None:
         db.execute(insert(moderation_audit).values(action=action, player=player, detail=detail[:300],
-                                                   why=" ".join(why.split())[:300], created=time.time()))
+                                                   why=_said(why), created=time.time()))
+
+
+def _said(why: str) -> str:
+    """A reason as kept: spaces folded, at most 300 characters (its column's size)."""
+    return " ".join(why.split())[:300]
