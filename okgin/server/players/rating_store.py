@@ -36,6 +36,7 @@ from okgin.server.players.ratings import (
     rate,
     weight,
 )
+from okgin.server.rooms.room import Seat, abandoned_seats
 from okgin.server.store.db import StorageError, storage_errors
 from okgin.server.store.schema import (
     abandonments,
@@ -292,8 +293,7 @@ def _abandoned(room: str | None) -> tuple[int, ...]:
     data = json.loads(room)
     if data.get("pool") is not True:
         return ()
-    return tuple(i for i, seat in enumerate(data.get("seats", []))
-                 if (seat.get("kind") == "person" and seat.get("stand_in")) or seat.get("left"))
+    return abandoned_seats([Seat(**seat) for seat in data.get("seats", [])])
 
 
 def _rate(db: Connection, game: str, solo: bool, coach: bool, left: Collection[int] = ()) -> bool:

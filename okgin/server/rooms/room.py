@@ -11,6 +11,7 @@ import math
 import secrets
 import time
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -282,10 +283,7 @@ class Room:
     def abandoned(self) -> tuple[int, ...]:
         """At Play online's table, the people whose seat a computer player plays now (away past
         the grace, or left the table): at the game's end, they abandoned it."""
-        if not self.pool:
-            return ()
-        return tuple(i for i, seat in enumerate(self.seats)
-                     if (seat.kind == "person" and seat.stand_in is not None) or seat.left)
+        return abandoned_seats(self.seats) if self.pool else ()
 
     def clear(self, by: int | None, seat: int) -> None:
         """Host, in the lobby: empty a computer player's seat."""
@@ -449,6 +447,12 @@ def _coach_of(data: dict[str, Any]) -> bool:
     if "coach" in data:
         return bool(data["coach"])
     return data.get("tournament") is None
+
+
+def abandoned_seats(seats: Sequence[Seat]) -> tuple[int, ...]:
+    """The seats a computer player plays for their person: stood in for, or left the table."""
+    return tuple(i for i, seat in enumerate(seats)
+                 if (seat.kind == "person" and seat.stand_in is not None) or seat.left)
 
 
 def new_code() -> str:
