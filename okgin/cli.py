@@ -355,6 +355,31 @@ def _admin_parser(commands: Any) -> None:
     handled.add_argument("--why", required=True, help="what was done, kept in the audit")
 
 
+ADMIN_VALUED = ("--db", "--why")
+ADMIN_FLAGS = ("--all", "-h", "--help")
+
+
+def _admin_words(argv: list[str]) -> list[str]:
+    """`okgin admin ban -vLPB… --why …`: a player id is base64url, so one in 64 begins with "-",
+    which argparse would read as an unknown option. An admin action's words are sorted here
+    instead: its options (``--why`` given as ``--why=…``, so that a reason may begin with "-" too)
+    first, then ``--`` and every other word in its order, read as the action's arguments."""
+    if argv[:1] != ["admin"] or len(argv) < 3 or "--" in argv:
+        return argv
+    options: list[str] = []
+    loose: list[str] = []
+    words = iter(argv[2:])
+    for word in words:
+        if word in ADMIN_VALUED:
+            value = next(words, None)
+            options.append(word if value is None else f"{word}={value}")
+        elif word in ADMIN_FLAGS or word.split("=", 1)[0] in ADMIN_VALUED:
+            options.append(word)
+        else:
+            loose.append(word)
+    return [*argv[:2], *options, *(["--", *loose] if loose else [])]
+
+
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port: a whole number from 0 to 65535")
@@ -373,7 +398,7 @@ def _not_negative(text: str) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_admin_words(sys.argv[1:] if argv is None else list(argv)))
     try:
         status: int = args.run(args)
     except OkginError as error:

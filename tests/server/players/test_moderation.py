@@ -114,3 +114,22 @@ def test_a_report_read_a_ban_held_across_names_and_browsers_lifted_and_audited(t
         assert answer.returncode == 2 and answer.stdout == ""
         assert said in answer.stderr and len(answer.stderr.strip().splitlines()) == 1, answer.stderr
     assert len(rows(db, "SELECT * FROM moderation_audit")) == 4
+
+
+def test_an_id_that_begins_with_a_dash_is_a_player_not_an_option(tmp_path: Path) -> None:
+    """Player ids are base64url, so one in 64 begins with "-": pasted from `okgin admin reports`,
+    it must still name the player (argparse alone reads it as an unknown option)."""
+    db = tmp_path / "okgin.db"
+    create_app(f"sqlite:///{db}")  # the schema
+    dashed = "-vLPBbAPBMwqUz3FwhVSVw"
+    with sqlite3.connect(db) as con:
+        con.execute("INSERT INTO players (id, created, name) VALUES (?, 0, 'Dash')", (dashed,))
+    assert admin(db, "ban", dashed, "--why", "-a reason with a dash-").returncode == 0
+    assert admin(db, "rename", dashed, "Dasher", "--why", "x").returncode == 0
+    answer = admin(db, "unban", "--why", "lifted", dashed)
+    assert answer.returncode == 0 and f"player {dashed} is no longer banned" in answer.stdout
+    assert rows(db, "SELECT action, player, why FROM moderation_audit ORDER BY id") == [
+        ("ban", dashed, "-a reason with a dash-"), ("rename", dashed, "x"), ("unban", dashed, "lifted")]
+    wrong = admin(db, "ban", dashed, "--wy", "x")
+    assert wrong.returncode == 2 and "required: --why" in wrong.stderr
+    assert len(rows(db, "SELECT * FROM moderation_audit")) == 3
