@@ -22,6 +22,7 @@ BIG_GIN_SEED = 1577  # you go Big Gin; Ruby holds 31 deadwood: 31 + 31
 # 004's penalty scoring (oklahoma-reshuffle, two players): each seat's own sum.
 PENALTY_KNOCK_SEED = 5  # Ruby knocks with 5 against your 9: Ruby 10, you −(9 − 5)
 PENALTY_UNDERCUT_SEED = 12  # Ruby knocks with 6, you undercut with 3: you 25, Ruby −(6 − 3) − 25
+RUBY_KNOCKS_SEED = 2997  # you deal; Ruby takes the upcard and knocks at once
 ANIMATION = "document.querySelector('#final .game-winner').getAnimations().length"
 
 
@@ -146,8 +147,9 @@ def test_the_coach_explains_points_and_live_outs_where_they_appear(
 
 
 def test_a_solo_table_shows_a_lost_connection_and_disables_its_buttons(
-    browser: Browser, server: ServerProcess,
+    browser: Browser, own_server: ServerProcess,
 ) -> None:
+    server = own_server  # stopped and started again here
     with opened(browser, server.url) as page:
         seeded_game(page, BIG_GIN_SEED)
         wait_my_move(page)
@@ -167,6 +169,27 @@ def test_a_solo_table_shows_a_lost_connection_and_disables_its_buttons(
         expect(banner).to_be_hidden(timeout=20_000)
         expect(page.locator("#stock")).to_be_enabled()
         expect(page.locator("#actions button").first).to_be_enabled()
+
+
+def test_a_hands_end_waits_until_the_dialog_the_person_opened_is_closed(
+    browser: Browser, server: ServerProcess,
+) -> None:
+    """Met in a full run: at /#friends (a solo game under the Play with friends dialog) Ruby
+    knocked, and the hand's result opened over the dialog, taking the tap meant for it. A dialog
+    the person opened is not covered: the result opens when it is closed, its first button focused."""
+    with opened(browser, server.url, speed="fast") as page:
+        wait_my_move(page)
+        page.click("#open-options")
+        expect(page.locator("#options")).to_be_visible()
+        seeded_game(page, RUBY_KNOCKS_SEED)
+        page.wait_for_selector('body[data-turn="hand-over"]')
+        expect(page.locator("#options")).to_be_visible()
+        expect(page.locator("#result")).to_be_hidden()
+        page.keyboard.press("Escape")
+        expect(page.locator("#options")).to_be_hidden()
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.get_by_role("button", name="Next hand")).to_be_focused()
+        expect(page.locator("#result-body")).to_contain_text("Ruby knocks")
 
 
 def test_after_new_game_focus_is_on_the_hand(browser: Browser, server: ServerProcess) -> None:

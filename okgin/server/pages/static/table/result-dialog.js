@@ -47,13 +47,26 @@ export function showResult() {
   if (!state.final) own[0].dataset.sends = "next"; // disabled while the connection is lost (offline.js)
   own.push(button("Close", close));
   buttons.replaceChildren(...contributedButtons(state), ...own);
-  if (!$("result").open) $("result").showModal();
-  own[0].focus();
-  $("result-body").scrollTop = 0; // the screen opens at its top: the winner and the tally first
+  openOver(state, own[0]);
   const outcome = state.view.result.outcome;
   if (outcome === "gin" || outcome === "big-gin") Motion.sound("gin");
   announce(spoken);
   tell("handOver", state);
+}
+// The result opens with ``first`` focused, at its top (the winner and the tally first), but
+// never over a dialog the person opened (Play with friends, Options, Keys...): it waits until
+// that one is closed, and opens then if the table still shows that state.
+function openOver(state, first) {
+  const result = $("result");
+  const other = [...document.querySelectorAll("dialog[open]")].find((d) => d !== result);
+  if (other) {
+    const still = () => lastResult === state && resultShown === state.hand_number && table.state().view.result;
+    other.addEventListener("close", () => { if (still()) openOver(state, first); }, { once: true });
+    return;
+  }
+  if (!result.open) result.showModal();
+  first.focus();
+  $("result-body").scrollTop = 0;
 }
 // A hand's end screen stays when another player deals the next hand, until its reader closes
 // it or the new hand needs them: then it folds into the "Last hand" button (actions.js).
