@@ -42,7 +42,10 @@ def new_context(browser: Browser, **options: Any) -> BrowserContext:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
+def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of the test's own: a fresh store, and free to be stopped and started. (The
+    others share their file's ``server``, tests/conftest.py: each test's pages are new guests,
+    in browser contexts of their own, so the tests share no game.)"""
     process = ServerProcess(tmp_path / "games.db", allow_seeds=True).start()
     yield process
     process.stop()
@@ -95,7 +98,9 @@ def _keep_evidence(item: pytest.Item) -> None:
             open_page.screenshot(path=str(kept / f"{stem}-{number}.png"), full_page=True)
             (kept / f"{stem}-{number}.html").write_text(open_page.url + "\n" + open_page.content())
     tmp = values.get("tmp_path")
-    for log in Path(tmp).glob("*.log") if tmp is not None else ():
+    logs = list(Path(tmp).glob("*.log")) if tmp is not None else []
+    logs += [v.log_path for v in values.values() if isinstance(v, ServerProcess) and v.log_path.exists()]
+    for log in dict.fromkeys(logs):
         shutil.copy(log, kept / f"{stem}-{log.name}")
 
 

@@ -14,6 +14,7 @@ import re
 import sqlite3
 from typing import Any
 
+import pytest
 from browser_play import mouse_turn, next_hand
 from conftest import new_context
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -24,6 +25,12 @@ PASSWORD = "a long table of cards"
 AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
                  "hasUserVerification": True, "isUserVerified": True}
 
+
+
+@pytest.fixture
+def server(own_server: ServerProcess) -> ServerProcess:
+    """Each test's store of its own: a test counts the accounts left after a deletion."""
+    return own_server
 
 def _authenticator(context: BrowserContext, page: Page) -> tuple[Any, str]:
     """A virtual authenticator (a platform passkey store) for ``page``: its CDP session and id."""

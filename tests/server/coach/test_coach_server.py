@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -151,12 +152,14 @@ def finished_record(seed: int, target: int = 25) -> dict[str, Any]:
 
 def seed_games(db: Path, count: int, cookie: str | None = None) -> list[str]:
     """Finished games in the store and their statistics, as the server writes them; played
-    at seat 0 by the player whose session cookie is ``cookie`` (None: nobody's)."""
+    at seat 0 by the player whose session cookie is ``cookie`` (None: nobody's). Their ids are
+    new ones: a store shared by several tests holds each test's own."""
     store = Store(f"sqlite:///{db}")
     ids = []
+    batch = secrets.token_hex(4)
     for seed in range(count):
         record = finished_record(seed)
-        game = f"seeded-{seed}"
+        game = f"seeded-{batch}-{seed}"
         store_record(store, game, record, ["simple"])
         statistics.record_finished(store.engine, game, record)
         if cookie is not None:
