@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from okgin.actions import Discard, Draw, Pass, Reshuffle, Take
 from okgin.cards import mask_of
 from okgin.melds import SUIT_BITS
-from okgin.view import SeatView
+from okgin.view import PublicView, SeatView
 
 FULL = (1 << 52) - 1
 RANK_BITS = 1 | 1 << 13 | 1 << 26 | 1 << 39
@@ -23,6 +23,7 @@ class Knowledge:
     """One seat's knowledge of the cards (all card sets are 52-bit masks)."""
 
     seat: int
+    """-1 for a spectator (``public_knowledge``)."""
     players: int
     mine: int
     pile: int
@@ -45,12 +46,25 @@ class Knowledge:
     """Per seat: how many times it has drawn or taken this hand."""
 
     def others(self) -> list[int]:
-        """The other seats, in turn order after this one."""
+        """The other seats, in turn order after this one (a spectator's: every seat)."""
+        if self.seat < 0:
+            return list(range(self.players))
         return [(self.seat + i) % self.players for i in range(1, self.players)]
 
 
 def knowledge_of(view: SeatView) -> Knowledge:
     """Replay ``view.history`` to learn where every seen card is. Returns a ``Knowledge``."""
+    return _replayed(view, view.seat, view.hand_mask)
+
+
+def public_knowledge(view: PublicView) -> Knowledge:
+    """What a spectator knows (no hand of its own: every seat's unseen cards are hidden from
+    it); its ``seat`` is -1, so ``others()`` is every seat."""
+    return _replayed(view, -1, 0)
+
+
+def _replayed(view: SeatView | PublicView, me: int, mine: int) -> Knowledge:
+    """The knowledge of seat ``me`` (-1: a spectator) holding ``mine``, from the public history."""
     players = len(view.hand_sizes)
     pile = [view.upcard.index]
     held, discarded, passed, draws = ([0] * players for _ in range(4))
@@ -75,15 +89,16 @@ def knowledge_of(view: SeatView) -> Knowledge:
             held[seat] &= ~(1 << action.card.index)
             discarded[seat] |= 1 << action.card.index
     pile_mask = mask_of(view.discards)
-    held[view.seat] = view.hand_mask
-    seen = view.hand_mask | pile_mask
+    if me >= 0:
+        held[me] = mine
+    seen = mine | pile_mask
     for mask in held:
         seen |= mask
     hidden = tuple(
-        0 if s == view.seat else view.hand_sizes[s] - held[s].bit_count() for s in range(players)
+        0 if s == me else view.hand_sizes[s] - held[s].bit_count() for s in range(players)
     )
     return Knowledge(
-        seat=view.seat, players=players, mine=view.hand_mask, pile=pile_mask,
+        seat=me, players=players, mine=mine, pile=pile_mask,
         top=view.discards[-1].index if view.discards else -1,
         held=tuple(held), discarded=tuple(discarded), passed=tuple(passed),
         stock_only=stock_only & ~seen, unknown=FULL & ~seen, hidden=hidden, draws=tuple(draws),
