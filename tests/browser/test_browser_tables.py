@@ -101,4 +101,10 @@ def test_a_listed_game_is_watched_from_the_games_being_played_and_shows_no_hidde
     states = [f for f in frames if json.loads(f)["type"] == "state"]
     assert len(states) >= 2 and all(json.loads(f)["view"]["seat"] is None for f in states)
     assert_fair(frames)
+    # The watchers' odds, a move late: under each seat's score for the spectator, never for a player.
+    odds = watcher.locator("#scores .score .odds")
+    expect(odds).to_have_count(2)
+    expect(odds.first).to_have_text(re.compile(r"^hand \d+% · game \d+%$"))
+    assert any(json.loads(f).get("odds") for f in states)
+    assert host.locator(".score .odds").count() == 0 and host.evaluate("!('odds' in Okgin.state())")
     assert not errors, errors

@@ -29,6 +29,7 @@ from okgin.server.rooms.frames import (
     sheet_json,
     view_json,
 )
+from okgin.server.rooms.late_odds import LateOdds
 from okgin.server.store.storage import LogRow, deal_entry
 from okgin.view import public_view
 
@@ -50,6 +51,7 @@ class Game:
         self._logged = (0, 0)  # (hands whose deal is logged, actions of the last of them logged)
         self._shown_history: tuple[Hand, list[str]] | None = None
         self._shown_sheet: tuple[int, list[dict[str, Any]]] | None = None
+        self._odds = LateOdds()
 
     @classmethod
     def deal(cls, rules: Rules, seed: int | None = None) -> Game:
@@ -148,15 +150,16 @@ class Game:
         history = self._history()
         made = {}
         for seat, coach in keys:
-            coached = None
+            coached, extra = None, {}
             if seat is None:
                 view = public_view_json(public_view(match.hands[-1], match.totals), history)
+                extra = {"odds": self._odds.frame(match)}  # a move late, for spectators only
             else:
                 seat_view = match.view(seat)
                 view = view_json(seat_view, history)
                 if coach:
                     coached = advice_json(advice(seat_view, list(names)))
-            made[seat, coach] = {**shared, "view": view, "coach": coached}
+            made[seat, coach] = {**shared, "view": view, "coach": coached, **extra}
         return made
 
     def _history(self) -> list[str]:
