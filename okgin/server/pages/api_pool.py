@@ -13,13 +13,14 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
-from okgin.errors import OkginError
 from okgin.server.pages.api_common import Api, ApiRefused, bearer_of, ok, read_body
 from okgin.server.players.bots import BotAccounts, bot_family
 from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.ratings import Rating, family
-from okgin.server.pool.matchmaker import Matchmaker
+from okgin.server.pool.choices import ChoiceError
+from okgin.server.pool.matchmaker import Matchmaker, PoolError
 from okgin.server.pool.seekers import Seeker
+from okgin.server.rooms.redis_broker import BrokerError
 
 
 def _join(api: Api, pool: Matchmaker, player: str, rules: object, seats: object) -> Seeker:
@@ -39,8 +40,12 @@ async def seek(request: Request) -> Response:
     try:
         seeker = await anyio.to_thread.run_sync(_join, api, pool, found.player, body.get("rules"),
                                                 body.get("seats"))
-    except OkginError as error:  # rules or seats not offered, a wait after abandoned games
+    except ChoiceError as error:  # rules or seats not offered: the message names what is
         raise ApiRefused(400, "bad_field", str(error)) from None
+    except PoolError as error:  # the wait after abandoned games, saying how long
+        raise ApiRefused(400, "refused", str(error)) from None
+    except BrokerError as error:  # the pool in Redis unreachable: nothing joined
+        raise ApiRefused(503, "not_saved", str(error)) from None
     return ok(**_waiting(pool, seeker))
 
 
@@ -49,7 +54,11 @@ async def cancel(request: Request) -> Response:
     found = await bearer_of(request)
     pool = Api.of(request).pool
     ident = request.path_params["seeker"]
-    if not await anyio.to_thread.run_sync(pool.cancel, ident, found.player):
+    try:
+        cancelled = await anyio.to_thread.run_sync(pool.cancel, ident, found.player)
+    except BrokerError as error:
+        raise ApiRefused(503, "not_saved", str(error)) from None
+    if not cancelled:
         raise ApiRefused(404, "no_seek", "you have no seek waiting by that id: seated already, or gone")
     return ok()
 

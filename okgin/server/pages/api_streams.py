@@ -30,7 +30,9 @@ from okgin.server.pages.api_common import Api, ApiRefused, bearer_of, seat_of
 from okgin.server.players.api_tokens import ApiTokens, Bearer
 from okgin.server.players.bots import BotAccounts
 from okgin.server.players.challenges import Challenges
+from okgin.server.rooms.redis_broker import BrokerError
 from okgin.server.rooms.watchers import Watcher
+from okgin.server.store.storage import StorageError
 
 POLL = 1.0
 """Seconds between the event stream's looks at the store."""
@@ -79,7 +81,8 @@ async def _events(api: Api, found: Bearer) -> AsyncIterator[bytes]:
     while True:
         if not await anyio.to_thread.run_sync(tokens.alive, found.token_hash):
             return  # revoked: the stream ends at its next look
-        await anyio.to_thread.run_sync(pool.renew, player)  # a seek waits while its bot listens
+        with contextlib.suppress(StorageError, BrokerError):  # the next look renews it (1 s of 10)
+            await anyio.to_thread.run_sync(pool.renew, player)  # a seek waits while its bot listens
         sent = False
         for challenge in await anyio.to_thread.run_sync(challenges.pending_for, player):
             if challenge.id in told:

@@ -205,3 +205,31 @@ def test_a_seeker_lost_or_lapsed_is_told_to_seek_again(backend: tuple[PoolStore,
     for answer in (matchmaker.look("s1", "p1"), matchmaker.look("never-was", "p1")):
         assert answer == {"state": "gone", "message": "You are no longer waiting for a table: seek again."}
     assert matchmaker.pair() == [] and pool.get("s1").state == WAITING  # type: ignore[union-attr]
+
+
+def test_a_bot_is_paired_only_with_a_person_who_allows_bots_and_marked_bot_at_the_table(
+        backend: tuple[PoolStore, Store]) -> None:
+    """The pairing on every backend: the bot's seek (``join`` with its own rating) and a person
+    who refuses bots wait on; the person who allows them is seated with the bot, whose seat is
+    marked BOT; nobody is seated twice."""
+    pool, store = backend
+    rooms = RoomTable(store, Room.from_data)
+    matchmaker = Matchmaker(pool, rooms, lambda _player, _seats: 1500)
+    robo = matchmaker.join("robo", "Robo", "gin", 2, bot_rating=1480)
+    refuses = matchmaker.join("ann", "Ann", "gin", 2, bots=False)
+    assert robo.bot and not robo.bots and robo.rating == 1480 and not refuses.bots
+    assert matchmaker.pair() == []
+    assert matchmaker.join("bot2", "Other bot", "gin", 2, bots=True, bot_rating=1500).bots is False
+    assert matchmaker.pair() == []  # two bots never make a table, whatever the second asked
+    allows = matchmaker.join("bea", "Bea", "gin", 2, bots=True)
+    made = matchmaker.pair()
+    assert len(made) == 1
+    table = rooms.load(made[0])
+    assert table is not None and table.pool and not table.coach
+    seated = {s.player: s for s in (pool.get(robo.id), pool.get(allows.id)) if s is not None}
+    assert {s.state for s in seated.values()} == {SEATED} and {s.room for s in seated.values()} == {made[0]}
+    seats = {player: s.seat for player, s in seated.items()}
+    assert sorted(seats.values()) == [0, 1]  # type: ignore[type-var]
+    assert table.seats[seats["robo"] or 0].bot is True and table.seats[seats["bea"] or 0].bot is False
+    assert pool.get(refuses.id).state == WAITING  # type: ignore[union-attr]
+    assert matchmaker.pair() == []
