@@ -189,3 +189,16 @@ def test_okgin_bot_seeking_in_the_pool_plays_a_whole_rated_game_against_a_person
             "SELECT r.family, count(*) FROM ratings r JOIN rating_history h ON h.player = r.player "
             "AND h.game = ? GROUP BY r.family", (client.game,)).fetchall())
     assert families == {"two-player": 1, "bot-two-player": 1}
+
+
+def test_okgin_bot_with_a_seek_not_offered_says_so_in_one_line(site: ServerProcess) -> None:
+    _web, token = bot(site.url, "pool.typo")
+    before = pool_rows(site)
+    not_offered = okgin_bot("--server", site.url, "--token", token, "--seek", "house:2")
+    _out, err = not_offered.communicate(timeout=60)
+    said = err.decode().strip().splitlines()
+    assert not_offered.returncode == 2 and len(said) == 1 and "Play online offers:" in said[0], said
+    unreadable = okgin_bot("--server", site.url, "--token", token, "--seek", "gin")
+    _out, err = unreadable.communicate(timeout=60)
+    assert unreadable.returncode == 2 and "give RULES:SEATS, e.g. oklahoma:2" in err.decode()
+    assert pool_rows(site) == before
