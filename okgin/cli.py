@@ -203,7 +203,15 @@ def _cmd_sim(args: argparse.Namespace) -> int:
 def _cmd_bot(args: argparse.Namespace) -> int:
     from okgin.remote.bot import bot_command
 
-    return bot_command(args.server, args.token, args.level, games=args.games, seed=args.seed)
+    return bot_command(args.server, args.token, args.level, games=args.games, seed=args.seed, seek=args.seek)
+
+
+def _seek(text: str) -> tuple[str, int]:
+    """``RULES:SEATS`` (``oklahoma:2``) as the pool's choice; the server judges whether it is offered."""
+    rules, _, seats = text.rpartition(":")
+    if not rules or not seats.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: give RULES:SEATS, e.g. oklahoma:2")
+    return rules, int(seats)
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
@@ -292,6 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--token", required=True, help="the bot account's API token (okgin_...)")
     p.add_argument("--games", type=int, default=0, help="stop after this many games (default 0: never)")
     p.add_argument("--seed", type=int, default=None, help="seed the player's choices")
+    p.add_argument("--seek", type=_seek, default=None, metavar="RULES:SEATS",
+                   help="also wait in Play online's pool for such tables, e.g. oklahoma:2 (docs/api.md)")
     p.set_defaults(run=_cmd_bot)
 
     p = commands.add_parser("serve", help="serve the web game (http://127.0.0.1:8000)")

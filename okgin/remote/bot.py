@@ -1,7 +1,9 @@
 """`okgin bot`: one of okgin's computer players as a bot account on a server, through the bot
 API alone (docs/api.md). It accepts challenges, plays each game on a thread of its own from that
 game's stream (each state made into the seat's ``SeatView`` by ``observe``, the player's move
-posted in the API's notation) and stops after ``games`` games (never, by default).
+posted in the API's notation) and stops after ``games`` games (never, by default). With
+``seek`` (rules and seats) it also waits in Play online's pool, one table at a time: it seeks
+once listening, and again after each game, while it has games left to play.
 
 A refused token, a server that does not answer as the API does, or a state it cannot read
 ends it with one line (status 2: ``OkginError`` through the command line)."""
@@ -55,9 +57,11 @@ class Event:
 Message = Ended | Failed | Event
 
 
-def bot_command(server: str, token: str, level: str, games: int = 0, seed: int | None = None) -> int:
+def bot_command(server: str, token: str, level: str, games: int = 0, seed: int | None = None,
+                seek: tuple[str, int] | None = None) -> int:
     """Play as the token's bot account at ``server`` with the ``level`` player until ``games``
-    games have ended (0: for ever). Raises OkginError with one clear line."""
+    games have ended (0: for ever), seeking tables of ``seek`` (rules, seats) in the pool too.
+    Raises OkginError with one clear line."""
     if games < 0:
         raise OkginError(f"--games {games}: give 0 (play for ever) or more")
     make_player(level)  # an unknown level stops here, before the server is asked anything
@@ -66,9 +70,11 @@ def bot_command(server: str, token: str, level: str, games: int = 0, seed: int |
     name = str(account.get("username"))
     if account.get("bot") is not True:
         raise OkginError(f"{name} is not a bot account: make it one on its profile page")
-    print(f"okgin bot: {name} plays as {level} at {api.server}, waiting for challenges", flush=True)
-    session = Session(api, level, games, random.Random(seed))
+    waits = "waiting for challenges" + (f" and seeking {seek[0]} with {seek[1]} in the pool" if seek else "")
+    print(f"okgin bot: {name} plays as {level} at {api.server}, {waits}", flush=True)
+    session = Session(api, level, games, random.Random(seed), seek)
     _listen(api, session.inbox)
+    session.seek_table()
     ended = 0
     while True:
         message = session.inbox.get()
@@ -79,6 +85,8 @@ def bot_command(server: str, token: str, level: str, games: int = 0, seed: int |
             print(message.line, flush=True)
             if games and ended >= games:
                 return 0
+            session.playing.discard(message.room)
+            session.seek_table()
             continue
         try:
             session.answer(message.event)
@@ -94,13 +102,25 @@ class Session:
     level: str
     games: int
     rng: random.Random
+    seek: tuple[str, int] | None = None
     rooms: set[str] = field(default_factory=set)
+    playing: set[str] = field(default_factory=set)
     inbox: queue.Queue[Message] = field(default_factory=queue.Queue)
 
     @property
     def full(self) -> bool:
         """As many games begun as it is to play."""
         return bool(self.games) and len(self.rooms) >= self.games
+
+    def seek_table(self) -> None:
+        """Wait in the pool for a table of ``seek`` (if asked to), while no game is being played
+        and games are left (the open event stream keeps the seek; its table comes there)."""
+        if self.seek is None or self.playing or self.full:
+            return
+        rules, seats = self.seek
+        found = self.api.post("/api/pool/seek", {"rules": rules, "seats": seats})
+        print(f"okgin bot: seeking {rules} with {seats} in the pool (rating {found.get('rating')})",
+              flush=True)
 
     def answer(self, event: dict[str, Any] | None) -> None:
         """Accept a challenge (while not ``full``), play a game started, listen again when the
@@ -116,6 +136,7 @@ class Session:
             room = str(event["game"]["room"])
             if room not in self.rooms and not self.full:
                 self.rooms.add(room)
+                self.playing.add(room)
                 player = make_player(self.level, random.Random(self.rng.getrandbits(64)))
                 threading.Thread(target=_game_thread, args=(self.api, room, player, self.inbox),
                                  daemon=True).start()

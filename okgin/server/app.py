@@ -40,6 +40,7 @@ from okgin.server.pages.tournaments import tournament_routes
 from okgin.server.players.abandonments import Abandonments
 from okgin.server.players.accounts import Accounts
 from okgin.server.players.blocks import Blocks
+from okgin.server.players.bots import BotAccounts
 from okgin.server.players.identity import Players
 from okgin.server.players.moderation import Moderation
 from okgin.server.players.passkeys import Passkeys
@@ -174,7 +175,7 @@ def create_app(
     app.state.players = players
     app.state.ratings = rated
     app.state.table_lists = Latest()
-    app.state.tournaments = Tournaments(tournaments, moderation.refusal)
+    app.state.tournaments = Tournaments(tournaments, moderation.refusal, BotAccounts(store.engine).is_bot)
     app.state.director = director
     app.state.pool = matchmaker
     app.state.secure_cookies = secure_cookies

@@ -19,6 +19,7 @@ from okgin.errors import OkginError
 from okgin.server.players.api_tokens import ApiTokens, Bearer
 from okgin.server.players.challenges import ChallengeError
 from okgin.server.players.identity import Players
+from okgin.server.pool.matchmaker import Matchmaker
 from okgin.server.refusals import Code
 from okgin.server.rooms.changes import Stale
 from okgin.server.rooms.hall import Hall
@@ -63,11 +64,12 @@ class Api:
     hall: Hall
     limiter: Limiter
     away_grace: float
+    pool: Matchmaker
 
     @classmethod
     def of(cls, request: Request) -> Api:
         state = request.app.state
-        return cls(state.players, state.hall, state.limiter, state.settings.away_grace)
+        return cls(state.players, state.hall, state.limiter, state.settings.away_grace, state.pool)
 
 
 async def bearer_of(request: Request, bot: bool = True) -> Bearer:

@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from okgin.errors import OkginError
+from okgin.server.pages import api_pool, api_tournaments
 from okgin.server.pages.api_common import (
     Api,
     ApiRefused,
@@ -109,6 +110,10 @@ def api_routes() -> list[BaseRoute]:
         Route("/api/stream/event", endpoint(event_stream)),
         Route("/api/challenge/{challenge:id}/accept", endpoint(accept), methods=["POST"]),
         Route("/api/challenge/{challenge:id}/decline", endpoint(decline), methods=["POST"]),
+        Route("/api/pool/seek", endpoint(api_pool.seek), methods=["POST"]),
+        Route("/api/pool/seek/{seeker:id}", endpoint(api_pool.cancel), methods=["DELETE"]),
+        Route("/api/tournament/{code:id}/join", endpoint(api_tournaments.join), methods=["POST"]),
+        Route("/api/tournament/{code:id}/withdraw", endpoint(api_tournaments.withdraw), methods=["POST"]),
         Route("/api/bot/game/stream/{room:id}", endpoint(game_stream)),
         Route("/api/bot/game/{room:id}/act", endpoint(act), methods=["POST"]),
         Route("/api/bot/game/{room:id}/next", endpoint(next_hand), methods=["POST"]),

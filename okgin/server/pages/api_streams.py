@@ -2,7 +2,8 @@
 and an empty line now and then to keep the connection open:
 
 - the bot's events (``/api/stream/event``): each challenge waiting for its answer, each game
-  it is seated in as it starts, and each as it ends. Read from the store every ``POLL``
+  it is seated in as it starts (a challenge's, or the pool's), and each as it ends; while it is
+  open, the bot's seek in the pool (``api_pool``) keeps its place. Read from the store every ``POLL``
   seconds (in a worker thread), so a challenge made or a game started on another process
   behind the same proxy is seen as well; it ends at its next look once its token is revoked;
 - one game (``/api/bot/game/stream/{room}``): the room and state frames the web page gets,
@@ -29,7 +30,9 @@ from okgin.server.pages.api_common import Api, ApiRefused, bearer_of, seat_of
 from okgin.server.players.api_tokens import ApiTokens, Bearer
 from okgin.server.players.bots import BotAccounts
 from okgin.server.players.challenges import Challenges
+from okgin.server.rooms.redis_broker import BrokerError
 from okgin.server.rooms.watchers import Watcher
+from okgin.server.store.storage import StorageError
 
 POLL = 1.0
 """Seconds between the event stream's looks at the store."""
@@ -67,7 +70,7 @@ async def event_stream(request: Request) -> Response:
 
 
 async def _events(api: Api, found: Bearer) -> AsyncIterator[bytes]:
-    player, tokens = found.player, ApiTokens(api.players.engine)
+    player, tokens, pool = found.player, ApiTokens(api.players.engine), api.pool
     bots, challenges = BotAccounts(api.players.engine), Challenges(api.players.engine)
     told: set[str] = set()
     started: set[tuple[str, str | None]] = set()
@@ -78,6 +81,8 @@ async def _events(api: Api, found: Bearer) -> AsyncIterator[bytes]:
     while True:
         if not await anyio.to_thread.run_sync(tokens.alive, found.token_hash):
             return  # revoked: the stream ends at its next look
+        with contextlib.suppress(StorageError, BrokerError):  # the next look renews it (1 s of 10)
+            await anyio.to_thread.run_sync(pool.renew, player)  # a seek waits while its bot listens
         sent = False
         for challenge in await anyio.to_thread.run_sync(challenges.pending_for, player):
             if challenge.id in told:

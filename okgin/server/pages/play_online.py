@@ -1,13 +1,14 @@
 """Play online's page and the calls its script makes (JSON, from our page: ``read_json``).
 
 ``GET /play-online``: the choice of rules and seats. ``POST /play-online/seek`` joins the pool
-(``{"rules": preset, "seats": n}``); ``POST /play-online/seek/<id>`` is the page's look every
-second (it keeps its place); ``…/cancel`` leaves the pool; ``…/computer`` takes the computer
-player offered after the wait. Each answers the seeker's state: ``waiting`` (with its wait,
-window and whether a computer is offered), ``pairing``, ``seated`` (its room: the page goes to
-``/r/<room>``, where the seat is found by the player) or ``gone`` (seek again). The pool's
-work runs in worker threads (``anyio.to_thread``), never on the event loop. A player's calls are
-limited (``Limiter.may_call_pool``: 3 a second, 20 at once), past which they are answered 429.
+(``{"rules": preset, "seats": n, "bots": bot opponents allowed}``); ``POST
+/play-online/seek/<id>`` is the page's look every second (it keeps its place); ``…/cancel``
+leaves the pool; ``…/computer`` takes the computer player offered after the wait. Each answers
+the seeker's state: ``waiting`` (with its wait, window and whether a computer is offered),
+``pairing``, ``seated`` (its room: the page goes to ``/r/<room>``, where the seat is found by
+the player) or ``gone`` (seek again). The pool's work runs in worker threads
+(``anyio.to_thread``), never on the event loop. A player's calls are limited
+(``Limiter.may_call_pool``: 3 a second, 20 at once), past which they are answered 429.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from starlette.routing import BaseRoute, Route
 from okgin.errors import OkginError
 from okgin.server.pages.forms import FormRefused, read_json
 from okgin.server.pages.template import message, render
+from okgin.server.players.bots import BotAccounts
 from okgin.server.players.identity import Players, Session
 from okgin.server.players.sessions import session_of
 from okgin.server.pool.choices import CHOICES
-from okgin.server.pool.matchmaker import Matchmaker
+from okgin.server.pool.matchmaker import Matchmaker, PoolError
 from okgin.server.pool.window import WINDOW_GROWTH, WINDOW_MAX, WINDOW_START
 from okgin.server.rooms.room import clean_name
 from okgin.server.tournaments.words import preset_name
@@ -40,18 +42,27 @@ async def play_online_page(request: Request) -> HTMLResponse:
         return message(request, "Play online", "Open the site's front page first: your browser has no "
                        "session yet (cookies may be off).", 403, error=True)
     pool: Matchmaker = request.app.state.pool
+    players: Players = request.app.state.players
     choices = [(preset, seats, f"{seats} players: {preset_name(preset)}") for preset, seats in CHOICES]
-    return render(request, "play_online.html", session=session, choices=choices,
+    allow_bots = await anyio.to_thread.run_sync(players.allows_bots, session.player)
+    return render(request, "play_online.html", session=session, choices=choices, allow_bots=bool(allow_bots),
                   settings=pool.settings, window=(WINDOW_START, WINDOW_GROWTH, WINDOW_MAX))
 
 
 def _join(pool: Matchmaker, session: Session, _seeker: str, body: dict[str, object],
           players: Players) -> dict[str, Any]:
-    """Join the pool under the name typed (else the player's own, else "Guest"); a player with
-    no name yet keeps the one typed, as sitting at a table does."""
+    """Join the pool under the name typed (else the player's own, else "Guest"), allowing bot
+    opponents or not (``bots``, kept for next time; absent: no); a player with no name yet keeps
+    the one typed, as sitting at a table does. A bot account is refused: it seeks through the API."""
     typed = body.get("name")
+    bots = body.get("bots", False)
+    if not isinstance(bots, bool):
+        raise PoolError('"bots" is true or false: may computer players written by others sit with you?')
+    if BotAccounts(players.engine).is_bot(session.player):
+        raise PoolError("a bot account seeks through the API (POST /api/pool/seek), not this page")
     name = clean_name(typed if isinstance(typed, str) and typed.strip() else session.name or "Guest")
-    seeker = pool.join(session.player, name, body.get("rules"), body.get("seats"))
+    seeker = pool.join(session.player, name, body.get("rules"), body.get("seats"), bots=bots)
+    players.choose_bots(session.player, bots)
     if session.name is None and isinstance(typed, str) and typed.strip():
         players.name_once(session.player, name)
     return pool.status(seeker, seeker.joined)

@@ -154,7 +154,8 @@ async def state_json(request: Request) -> Response:
     data: dict[str, Any] = {
         "code": event.code, "name": event.name, "status": event.status, "round": event.round,
         "settings": event.data,
-        "entrants": [{"seed": e.seed, "name": e.name, "level": e.level, "person": e.player is not None}
+        "entrants": [{"seed": e.seed, "name": e.name, "level": e.level, "person": e.player is not None,
+                      "bot": e.bot}
                      for e in event.entrants],
         "standings": standing, "byes": {str(n): list(b) for n, b in event.byes.items()},
         "tables": [{"round": t.round, "number": t.number, "room": t.room, "seats": list(t.seats),

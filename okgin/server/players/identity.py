@@ -107,6 +107,17 @@ class Players:
                 with contextlib.suppress(RoomError):
                     give_name(db, player, name)
 
+    def allows_bots(self, player: str) -> bool | None:
+        """Play online's "allow bot opponents" as ``player`` last chose it (None: never chosen)."""
+        with storage_errors("could not read the player"), self.engine.connect() as db:
+            found = db.execute(select(players.c.allow_bots).where(players.c.id == player)).first()
+        return None if found is None or found.allow_bots is None else bool(found.allow_bots)
+
+    def choose_bots(self, player: str, allow: bool) -> None:
+        """Keep ``player``'s choice of Play online's "allow bot opponents" for next time."""
+        with storage_errors("could not save the choice"), self.engine.begin() as db:
+            db.execute(update(players).where(players.c.id == player).values(allow_bots=allow))
+
     def forget_idle_guests(self, older_than: float) -> int:
         """Delete guests made before ``older_than`` (Unix time) who never sat at a table and have
         no account: a page opened once, or by a program, leaves no row for ever. Returns how many."""

@@ -71,16 +71,20 @@ class Matchmaker:
 
     # -- a seeker's calls ------------------------------------------------------------------
 
-    def join(self, player: str, name: str, rules: object, seats: object) -> Seeker:
-        """``player`` (shown as ``name``) seeks a table of ``rules`` and ``seats``; refused
-        (PoolError, saying how long) while the player waits after abandoned games."""
+    def join(self, player: str, name: str, rules: object, seats: object, bots: bool = False,
+             bot_rating: int | None = None) -> Seeker:
+        """``player`` (shown as ``name``) seeks a table of ``rules`` and ``seats``, allowing bot
+        opponents or not (``bots``); a bot account seeks with its ``bot_rating`` (its own pool's).
+        Refused (PoolError, saying how long) while the player waits after abandoned games."""
         chosen, count = checked(rules, seats)
         refused = self.wait_of(player)
         if refused is not None:
             raise PoolError(refused)
         now = time.time()
-        seeker = Seeker.new(player, name, chosen, count, self.rating_of(player, count), now,
-                            self.settings.lease)
+        bot = bot_rating is not None
+        rating = bot_rating if bot_rating is not None else self.rating_of(player, count)
+        seeker = Seeker.new(player, name, chosen, count, rating, now, self.settings.lease,
+                            bot=bot, bots=bots and not bot)
         self.store.add(seeker)
         return seeker
 
@@ -101,6 +105,11 @@ class Matchmaker:
                 "rules": seeker.preset, "seats": seeker.seats, "rating": seeker.rating,
                 "waited": round(waited, 1), "window": window(waited),
                 "offer": offer_in == 0.0, "offer_in": round(offer_in, 1)}
+
+    def renew(self, player: str) -> int:
+        """``player``'s waiting seeker keeps its place (a bot's event stream, each look)."""
+        now = time.time()
+        return self.store.renew(player, now, now + self.settings.lease)
 
     def cancel(self, seeker: str, player: str) -> bool:
         """Take ``player``'s seeker out of the pool; False if it is not waiting (already seated)."""
@@ -218,6 +227,8 @@ def make_room(code: str, table: list[Seeker], settings: PoolSettings,
     for seat, seeker in enumerate(table[1:], start=1):
         room.sit(seat, _unused_name(seeker.name, room.names))  # the token is thrown away: each
         # finds their seat by their player
+    for seat, seeker in enumerate(table):
+        room.seats[seat].bot = seeker.bot  # marked BOT at the table, as a challenge's bot is
     now = time.time()
     for seat in range(len(table), seats):
         room.set_computer(room.host, seat, settings.level, now)

@@ -36,6 +36,18 @@ if s.state == 'waiting' and s.lease > tonumber(ARGV[3]) then
 end
 return raw
 """
+_RENEW = """
+local all = redis.call('HGETALL', KEYS[1])
+local renewed = 0
+for i = 1, #all, 2 do
+  local s = cjson.decode(all[i + 1])
+  if s.player == ARGV[1] and s.state == 'waiting' and s.lease > tonumber(ARGV[2]) then
+    s.lease = tonumber(ARGV[3])
+    redis.call('HSET', KEYS[1], all[i], cjson.encode(s)); renewed = renewed + 1
+  end
+end
+return renewed
+"""
 _CANCEL = """
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return 0 end
@@ -108,7 +120,8 @@ class RedisPool:
         self._redis: Any = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         self._key = key
         self._scripts = {name: self._redis.register_script(body) for name, body in (
-            ("add", _ADD), ("beat", _BEAT), ("cancel", _CANCEL), ("claim", _CLAIM), ("seat", _SEAT),
+            ("add", _ADD), ("beat", _BEAT), ("renew", _RENEW), ("cancel", _CANCEL), ("claim", _CLAIM),
+            ("seat", _SEAT),
             ("release", _RELEASE), ("purge", _PURGE))}
 
     def _run(self, script: str, *args: str | int | bytes) -> Any:
@@ -134,6 +147,9 @@ class RedisPool:
     def beat(self, seeker: str, player: str, now: float, lease_until: float) -> Seeker | None:
         raw = self._run("beat", seeker, player, repr(now), repr(lease_until))
         return _seeker(raw) if raw else None
+
+    def renew(self, player: str, now: float, lease_until: float) -> int:
+        return int(self._run("renew", player, repr(now), repr(lease_until)))
 
     def cancel(self, seeker: str, player: str) -> bool:
         return bool(self._run("cancel", seeker, player))

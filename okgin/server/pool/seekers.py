@@ -19,7 +19,8 @@ SEATED = "seated"
 
 @dataclass(frozen=True, slots=True)
 class Seeker:
-    """A player in the pool (``rating``: their shown rating in the family of ``seats``)."""
+    """A player in the pool (``rating``: their shown rating in the family of ``seats``; ``bot``:
+    a bot account seeking through the API; ``bots``: a person who allows bot opponents)."""
 
     id: str
     player: str
@@ -35,12 +36,14 @@ class Seeker:
     room: str | None = None
     seat: int | None = None
     changed: float = 0.0
+    bot: bool = False
+    bots: bool = False
 
     @classmethod
     def new(cls, player: str, name: str, preset: str, seats: int, rating: int, now: float,
-            lease: float) -> Seeker:
+            lease: float, bot: bool = False, bots: bool = False) -> Seeker:
         return cls(secrets.token_urlsafe(12), player, name, preset, seats, rating, now, now + lease,
-                   changed=now)
+                   changed=now, bot=bot, bots=bots)
 
     def waited(self, now: float) -> float:
         """Seconds in the pool so far."""

@@ -32,6 +32,10 @@ class PoolStore(Protocol):
         it run to ``lease_until`` (a lapsed one is not revived: it is told to seek again). The
         seeker as it is now, or None (not in the pool, or not this player's)."""
 
+    def renew(self, player: str, now: float, lease_until: float) -> int:
+        """``player``'s waiting seekers whose lease runs past ``now`` have it run to
+        ``lease_until`` (a bot's event stream, open, keeps its seek). How many."""
+
     def cancel(self, seeker: str, player: str) -> bool:
         """Take ``player``'s waiting seeker out of the pool; False if it was not waiting."""
 
@@ -83,6 +87,12 @@ class SqlPool:
             mine = select(pool_seekers).where(c.id == seeker, c.player == player)
             row = db.execute(mine).mappings().first()
         return Seeker.from_data(dict(row)) if row is not None else None
+
+    def renew(self, player: str, now: float, lease_until: float) -> int:
+        c = pool_seekers.c
+        with storage_errors("could not read the pool"), self.engine.begin() as db:
+            mine = update(pool_seekers).where(c.player == player, c.state == WAITING, c.lease > now)
+            return int(db.execute(mine.values(lease=lease_until)).rowcount)
 
     def cancel(self, seeker: str, player: str) -> bool:
         c = pool_seekers.c

@@ -29,10 +29,20 @@ def window(waited: float) -> int:
     return min(WINDOW_MAX, int(WINDOW_START + WINDOW_GROWTH * max(0.0, waited)))
 
 
+def bots_agree(a: Seeker, b: Seeker) -> bool:
+    """Does neither mind the other being a bot? A bot (an account seeking through the API) sits
+    only with a person who allows bot opponents, and never with another bot: so a table the pool
+    seats has at most one bot, and a person who allowed it at every other seat."""
+    if a.bot and b.bot:
+        return False
+    return (not a.bot or b.bots) and (not b.bot or a.bots)
+
+
 def compatible(a: Seeker, b: Seeker, now: float) -> bool:
     """May ``a`` and ``b`` sit at one table now? The one place a pairing is accepted: the same
-    rules and seats, two different players, and each within the other's window."""
-    if a.player == b.player or a.preset != b.preset or a.seats != b.seats:
+    rules and seats, two different players, neither refusing the other as a bot (``bots_agree``),
+    and each within the other's window."""
+    if a.player == b.player or a.preset != b.preset or a.seats != b.seats or not bots_agree(a, b):
         return False
     gap = abs(a.rating - b.rating)
     return gap <= window(a.waited(now)) and gap <= window(b.waited(now))

@@ -95,6 +95,9 @@ players = Table(
     Column("name", String(40), nullable=True),
     # ``names.name_key(name)``: no two players' chosen names share one (look-alikes refused).
     Column("name_key", String(80), nullable=True, index=True),
+    # Play online's "allow computer players written by others (bots)" as last chosen (null: not
+    # chosen yet, which Play online's rated tables read as no).
+    Column("allow_bots", Boolean, nullable=True),
 )
 
 sessions = Table(
@@ -366,6 +369,10 @@ pool_seekers = Table(
     Column("room", String(40), nullable=True),
     Column("seat", Integer, nullable=True),
     Column("changed", Float, nullable=False),
+    # A bot account seeking through the API (docs/api.md), and a person who allows bot opponents:
+    # a bot is seated only with people who allow bots (``pool.window.bots_agree``).
+    Column("bot", Boolean, nullable=False, server_default=false()),
+    Column("bots", Boolean, nullable=False, server_default=false()),
 )
 
 # -- computer players written by others (okgin/server/players/bots.py, api_tokens.py; docs/api.md) --

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from okgin.server.store import chips
 from okgin.server.store.db import compact_json, storage_errors
 from okgin.server.store.schema import (
+    bot_accounts,
     chip_pools,
     rooms,
     tournament_entrants,
@@ -43,6 +44,8 @@ class Entrant:
     name: str
     player: str | None = None
     level: str | None = None
+    bot: bool = False
+    """A bot account (marked BOT): read from ``bot_accounts`` as the entrants are loaded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +108,12 @@ class TournamentStore:
             t = row._mapping
             event = StoredTournament(t["code"], t["version"], t["status"], t["host"], json.loads(t["data"]),
                                      t["round"], t["created"], name=t["name"])
+            is_bot = bot_accounts.c.player.is_not(None).label("bot")
             event.entrants = [
-                Entrant(e.seed, e.name, e.player, e.level) for e in db.execute(
-                    select(tournament_entrants).where(tournament_entrants.c.tournament == code)
-                    .order_by(tournament_entrants.c.seed))
+                Entrant(e.seed, e.name, e.player, e.level, bool(e.bot)) for e in db.execute(
+                    select(tournament_entrants, is_bot)
+                    .outerjoin(bot_accounts, bot_accounts.c.player == tournament_entrants.c.player)
+                    .where(tournament_entrants.c.tournament == code).order_by(tournament_entrants.c.seed))
             ]
             event.byes = {r.round: tuple(json.loads(r.byes)) for r in db.execute(
                 select(tournament_rounds).where(tournament_rounds.c.tournament == code))}

@@ -123,6 +123,8 @@ class Director:
         entrants = {e.seed: e for e in event.entrants}
         seats = [Seat("person", entrants[s].name) if entrants[s].player else
                  Seat("computer", entrants[s].name, entrants[s].level) for s in table.seats]
+        for seat, seed in zip(seats, table.seats, strict=True):
+            seat.bot = entrants[seed].bot  # marked BOT at the table, as everywhere
         rules = settings.rules.replace(players=len(seats))
         game = await anyio.to_thread.run_sync(Game.deal, rules, None)
         room = Room.for_table(table.room, rules, seats, event.code, game.id, self.away_grace, settings.timer)

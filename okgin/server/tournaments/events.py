@@ -26,10 +26,13 @@ class Tournaments:
     """The tournaments' changes made from pages (the director plays their rounds)."""
 
     def __init__(self, store: TournamentStore,
-                 barred: Callable[[str], str | None] = lambda _player: None) -> None:
+                 barred: Callable[[str], str | None] = lambda _player: None,
+                 is_bot: Callable[[str], bool] = lambda _player: False) -> None:
         self.store = store
         self.barred = barred
         """Why a player may not join (``Moderation.refusal``: banned by the operator), or None."""
+        self.is_bot = is_bot
+        """Is the player a bot account (``BotAccounts.is_bot``)? It joins only where the host let bots."""
 
     def create(self, host: str, settings: Settings, name: str) -> str:
         """A new open tournament called ``name`` (``words.read_name``); returns its code (its
@@ -45,15 +48,20 @@ class Tournaments:
         return event
 
     def join(self, code: str, player: str, name: object) -> None:
-        """``player`` takes the next place under ``name``; the last place taken starts a
-        tournament that starts when full."""
+        """``player`` takes the next place under ``name`` (a bot account only where the host
+        opened the tournament to bots); the last place taken starts a tournament that starts
+        when full."""
         refused = self.barred(player)
         if refused is not None:
             raise TournamentError(refused)
+        bot = self.is_bot(player)
 
         def attempt() -> bool:
             event = self.load(code)
             settings = Settings.from_data(event.data)
+            if bot and not settings.bots:
+                raise TournamentError("this tournament is not open to bots: "
+                                      "its host did not let bot accounts join")
             _must_be_open(event, "you can watch it")
             if any(e.player == player for e in event.entrants):
                 raise TournamentError("you have already joined this tournament")

@@ -51,19 +51,22 @@ class Settings:
     """How the pool is split at the end (the tables' options: docs/tournaments.md, "Entry fees")."""
     starts: float | None = None
     """When a director starts it (Unix time; None: when the host does, or when full)."""
+    bots: bool = False
+    """Bot accounts may join (through the API, docs/api.md); off, a bot's entry is refused."""
 
     def to_data(self) -> dict[str, Any]:
         return {"format": self.format, "table": self.table, "places": self.places,
                 "rules": self.rules.to_json(), "rounds": self.rounds, "levels": list(self.levels),
                 "auto": self.auto, "timer": self.timer,
-                "stakes": TableStakes(self.fee, self.prizes).to_json(), "starts": self.starts}
+                "stakes": TableStakes(self.fee, self.prizes).to_json(), "starts": self.starts,
+                "bots": self.bots}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Settings:
         stakes = TableStakes.from_json(data.get("stakes"))
         return cls(data["format"], data["table"], data["places"], Rules.from_json(data["rules"]),
                    data["rounds"], tuple(data["levels"]), data["auto"], data.get("timer"),
-                   stakes.stake, stakes.prizes, data.get("starts"))
+                   stakes.stake, stakes.prizes, data.get("starts"), data.get("bots") is True)
 
 
 def read_settings(form: dict[str, str], now: float | None = None) -> Settings:
@@ -88,7 +91,8 @@ def read_settings(form: dict[str, str], now: float | None = None) -> Settings:
     seconds = int(timer) if timer.isdigit() else None
     stakes = _stakes(form)
     return Settings(fmt, table, places, rules, rounds, levels, form.get("auto") == "on", seconds,
-                    stakes.stake, stakes.prizes, _starts(form, time.time() if now is None else now))
+                    stakes.stake, stakes.prizes, _starts(form, time.time() if now is None else now),
+                    form.get("bots") == "on")
 
 
 MAX_AHEAD = 30 * 86_400

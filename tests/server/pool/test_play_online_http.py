@@ -44,7 +44,8 @@ def seated(web: httpx.Client, seeker: str) -> dict[str, object]:
     deadline = time.monotonic() + 20
     while True:
         answer = web.post(f"/play-online/seek/{seeker}").json()
-        if answer["state"] != "waiting" or time.monotonic() > deadline:
+        if answer["state"] not in ("waiting", "pairing") or time.monotonic() > deadline:  # pairing:
+            # claimed by a look at the pool, its room being made
             return dict(answer)
         time.sleep(0.5)  # a page's pace (its looks are limited to 3 a second)
 

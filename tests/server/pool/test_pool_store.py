@@ -12,6 +12,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,32 @@ def test_a_look_renews_only_its_own_players_seeker_and_a_lapsed_one_leaves(
     pool.add(seeker(3, lease=-100.0))
     assert pool.purge(now - 50) == 1 and pool.get("s3") is None and pool.get("s1") is not None
     assert pool.purge(now + 1) == 1 and pool.get("s1") is None  # lapsed, then forgotten
+
+
+def test_a_bot_seeker_keeps_its_fields_and_is_renewed_by_player_while_waiting_and_live(
+        backend: tuple[PoolStore, Store]) -> None:
+    """What a bot's open event stream does each look (``renew``): only that player's waiting,
+    live seeker runs on; a lapsed one is not revived, a claimed one not touched."""
+    pool, _ = backend
+    pool.add(replace(seeker(1, player="robo"), bot=True))
+    pool.add(replace(seeker(2, player="ann"), bots=True))
+    pool.add(seeker(3, player="gone", lease=-1.0))
+    now = time.time()
+    robo, ann = pool.get("s1"), pool.get("s2")
+    assert robo is not None and robo.bot and not robo.bots
+    assert ann is not None and ann.bots and not ann.bot
+    waiting = sorted((s.id, s.bot, s.bots) for s in pool.waiting(now))
+    assert waiting == [("s1", True, False), ("s2", False, True)]
+    assert pool.renew("robo", now, now + 100) == 1
+    assert pool.renew("gone", now, now + 100) == 0 and pool.renew("nobody", now, now + 100) == 0
+    renewed, lapsed, other = pool.get("s1"), pool.get("s3"), pool.get("s2")
+    assert renewed is not None and renewed.lease == pytest.approx(now + 100, abs=0.01) and renewed.bot
+    assert lapsed is not None and lapsed.lease < now
+    assert other is not None and other.lease < now + 50
+    assert pool.claim("r", {"s1": 0, "s2": 1}, now, now + 5)
+    assert pool.renew("robo", now, now + 200) == 0
+    claimed = pool.get("s1")
+    assert claimed is not None and claimed.state == CLAIMED and claimed.bot
 
 
 def test_a_player_seeking_again_leaves_their_earlier_seek(backend: tuple[PoolStore, Store]) -> None:
@@ -178,3 +205,31 @@ def test_a_seeker_lost_or_lapsed_is_told_to_seek_again(backend: tuple[PoolStore,
     for answer in (matchmaker.look("s1", "p1"), matchmaker.look("never-was", "p1")):
         assert answer == {"state": "gone", "message": "You are no longer waiting for a table: seek again."}
     assert matchmaker.pair() == [] and pool.get("s1").state == WAITING  # type: ignore[union-attr]
+
+
+def test_a_bot_is_paired_only_with_a_person_who_allows_bots_and_marked_bot_at_the_table(
+        backend: tuple[PoolStore, Store]) -> None:
+    """The pairing on every backend: the bot's seek (``join`` with its own rating) and a person
+    who refuses bots wait on; the person who allows them is seated with the bot, whose seat is
+    marked BOT; nobody is seated twice."""
+    pool, store = backend
+    rooms = RoomTable(store, Room.from_data)
+    matchmaker = Matchmaker(pool, rooms, lambda _player, _seats: 1500)
+    robo = matchmaker.join("robo", "Robo", "gin", 2, bot_rating=1480)
+    refuses = matchmaker.join("ann", "Ann", "gin", 2, bots=False)
+    assert robo.bot and not robo.bots and robo.rating == 1480 and not refuses.bots
+    assert matchmaker.pair() == []
+    assert matchmaker.join("bot2", "Other bot", "gin", 2, bots=True, bot_rating=1500).bots is False
+    assert matchmaker.pair() == []  # two bots never make a table, whatever the second asked
+    allows = matchmaker.join("bea", "Bea", "gin", 2, bots=True)
+    made = matchmaker.pair()
+    assert len(made) == 1
+    table = rooms.load(made[0])
+    assert table is not None and table.pool and not table.coach
+    seated = {s.player: s for s in (pool.get(robo.id), pool.get(allows.id)) if s is not None}
+    assert {s.state for s in seated.values()} == {SEATED} and {s.room for s in seated.values()} == {made[0]}
+    seats = {player: s.seat for player, s in seated.items()}
+    assert sorted(seats.values()) == [0, 1]  # type: ignore[type-var]
+    assert table.seats[seats["robo"] or 0].bot is True and table.seats[seats["bea"] or 0].bot is False
+    assert pool.get(refuses.id).state == WAITING  # type: ignore[union-attr]
+    assert matchmaker.pair() == []

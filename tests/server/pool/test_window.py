@@ -4,6 +4,8 @@ the right seats and rules, every pair within its windows (hypothesis over random
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -92,3 +94,22 @@ def test_tables_seat_each_seeker_once_at_a_full_table_of_their_choice_within_eve
         if kind[1] == 2:
             assert not any(compatible(a, b, NOW) for a in same for b in same if a is not b)
 
+
+
+def test_a_bot_sits_only_with_people_who_allow_bots_and_never_with_another_bot() -> None:
+    bot, other_bot = replace(seeker(1, 1500), bot=True), replace(seeker(2, 1500), bot=True)
+    refuses, allows = seeker(3, 1500), replace(seeker(4, 1500), bots=True)
+    assert not compatible(bot, refuses, NOW) and not compatible(refuses, bot, NOW)
+    assert compatible(bot, allows, NOW) and compatible(allows, bot, NOW)
+    assert not compatible(bot, other_bot, NOW)
+    assert not compatible(bot, replace(other_bot, bots=True), NOW)  # a bot's "bots" changes nothing
+    assert compatible(refuses, allows, NOW)  # between people the setting is not asked
+    assert tables([bot, other_bot, refuses], NOW) == []
+    assert tables([bot, refuses, allows], NOW) == [[bot, allows]]
+
+
+def test_a_table_of_three_seats_holds_at_most_one_bot() -> None:
+    bots = [replace(seeker(n, 1500, preset="oklahoma-multiplayer", seats=3), bot=True) for n in range(3)]
+    people = [replace(seeker(n, 1500, preset="oklahoma-multiplayer", seats=3), bots=True) for n in (5, 6)]
+    found = tables([*bots, *people], NOW)
+    assert len(found) == 1 and sum(s.bot for s in found[0]) == 1 and len(found[0]) == 3

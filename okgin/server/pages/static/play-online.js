@@ -90,7 +90,8 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const fields = new FormData(form);
   const [rules, seats] = fields.get("choice").split("/");
-  const answer = await call("/play-online/seek", { rules, seats: Number(seats), name: fields.get("name") });
+  const answer = await call("/play-online/seek", { rules, seats: Number(seats), name: fields.get("name"),
+                                                   bots: fields.get("bots") === "on" });
   if (show(answer)) timer = setTimeout(look, LOOK_MS);
 });
 
