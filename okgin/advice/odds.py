@@ -10,16 +10,19 @@ discards its least-deadwood card and knocks as soon as the limit allows, and so 
 seat after it.
 
 The match: a seat wins it when a hand it wins brings its points to the target. After this hand
-(as guessed), each later hand is won by a seat chosen at random, or is void as often as this
-hand's guesses were, and is worth what a won guess of this hand was worth; ``RACES`` such
-matches are played on from each guess.
+(as guessed), each seat needs as many more won hands as its distance to the target divided by
+what a won guess of this hand was worth on average (rounded up); each later hand is won by a
+seat chosen at random (a void hand changes nothing), and the chance to be first to win the hands
+it needs is worked out exactly (``race``).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 from okgin.actions import Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.bots.guess import Guesser
@@ -32,10 +35,11 @@ from okgin.view import PublicView
 
 GUESSES = 64
 """Guessed deals per position (docs/watching.md: the odds move by a few points between sets)."""
-RACES = 8
-"""Matches played on from each guess after this hand."""
-LONGEST_MATCH = 200
-"""Hands after which a race counts for nobody (a target nobody reaches)."""
+WORTH = 25
+"""What a won hand is taken to be worth when no guess of this hand was won (every one void)."""
+MOST_NEEDED = 12
+"""The most hands a race counts for one seat: longer needs are scaled down together, which keeps
+their ratios (a race of 30 hands against 20 is near one of 12 against 8)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,19 +75,17 @@ def watchers_odds(view: PublicView, won: tuple[int, ...], guesses: int = GUESSES
     hand = tuple(winners.count(seat) / len(ends) for seat in range(players))
     worths = [points[winner] for points, winner in zip(ends, winners, strict=True) if winner is not None]
     void = winners.count(None) / len(ends)
-    match = [0] * players
-    each = RACES * guesses // len(ends)  # as many races from a hand over as from its guesses
+    worth = sum(worths) / len(worths) if worths else WORTH
+    match = [0.0] * players
     for points, winner in zip(ends, winners, strict=True):
         after = [total + max(gained, 0) for total, gained in zip(won, points, strict=True)]
         if winner is not None and after[winner] >= view.target:
-            match[winner] += each
+            match[winner] += 1
             continue
-        for _ in range(each):
-            first = _race(after, view.target, void, worths, rng)
-            if first is not None:
-                match[first] += 1
-    races = each * len(ends)
-    return Odds(hand=hand, void=void, match=tuple(m / races for m in match))
+        needs = [max(1, math.ceil((view.target - total) / worth)) for total in after]
+        for seat, chance in enumerate(race(_scaled(needs))):
+            match[seat] += chance
+    return Odds(hand=hand, void=void, match=tuple(m / len(ends) for m in match))
 
 
 def _guesses(view: PublicView, count: int, rng: random.Random) -> list[World]:
@@ -124,17 +126,25 @@ def _winner(points: Points) -> int | None:
     return best if points[best] > 0 else None
 
 
-def _race(won: list[int], target: int, void: float, worths: list[int], rng: random.Random) -> int | None:
-    """One match played on from ``won``: each hand void at ``void``'s rate, else won by a seat
-    at random, worth one of ``worths``. The seat that reaches ``target`` first, or None."""
-    totals = won[:]
-    if not worths:
-        return None
-    for _ in range(LONGEST_MATCH):
-        if rng.random() < void:
+def _scaled(needs: list[int]) -> tuple[int, ...]:
+    """``needs`` scaled down together so that none is over ``MOST_NEEDED`` (each at least 1)."""
+    most = max(needs)
+    if most <= MOST_NEEDED:
+        return tuple(needs)
+    return tuple(max(1, round(n * MOST_NEEDED / most)) for n in needs)
+
+
+@lru_cache(maxsize=1 << 16)
+def race(needs: tuple[int, ...]) -> tuple[float, ...]:
+    """Each seat's chance to be the first to win ``needs[seat]`` more hands, when each hand is
+    won by a seat chosen at random."""
+    players = len(needs)
+    chances = [0.0] * players
+    for seat in range(players):
+        if needs[seat] == 1:
+            chances[seat] += 1 / players
             continue
-        seat = rng.randrange(len(totals))
-        totals[seat] += rng.choice(worths)
-        if totals[seat] >= target:
-            return seat
-    return None
+        after = race((*needs[:seat], needs[seat] - 1, *needs[seat + 1:]))
+        for other in range(players):
+            chances[other] += after[other] / players
+    return tuple(chances)

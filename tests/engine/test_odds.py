@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okgin.actions import Discard, Knock
-from okgin.advice.odds import watchers_odds
+from okgin.advice.odds import race, watchers_odds
 from okgin.bots import make_player
 from okgin.cards import Card
 from okgin.hand import Deal, Hand
@@ -85,3 +86,14 @@ def test_a_hand_over_is_its_winners_and_a_winning_hand_at_the_target_is_the_game
     at_target = tuple(hand.rules.target if seat == winner else 0 for seat in range(hand.players))
     final = watchers_odds(public_view(hand), at_target)
     assert final is not None and final.match[winner] == 1
+
+
+def test_the_race_for_the_hands_still_needed_is_worked_out_exactly() -> None:
+    """First to win the hands it needs, each hand won by a seat at random: one hand each is a
+    coin; one against two, the first wins at once or after the other's first win (1/2 + 1/4)."""
+    assert race((1, 1)) == (0.5, 0.5)
+    assert race((1, 2)) == (0.75, 0.25)
+    assert race((2, 2, 2)) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    # Two against three with a fair coin: the first wins in 11 of 16 (sum of C(1 + k, k) / 2^(2 + k), k < 3).
+    assert race((2, 3))[0] == pytest.approx(11 / 16)
+    assert sum(race((3, 5, 4, 2))) == pytest.approx(1)

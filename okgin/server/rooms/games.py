@@ -51,7 +51,9 @@ class Game:
         self._logged = (0, 0)  # (hands whose deal is logged, actions of the last of them logged)
         self._shown_history: tuple[Hand, list[str]] | None = None
         self._shown_sheet: tuple[int, list[dict[str, Any]]] | None = None
-        self._odds = LateOdds()
+        self.late_odds = LateOdds()
+        """The watchers' odds a move late, kept for this game (``watchers.make_frames`` adds
+        them to the spectators' states)."""
 
     @classmethod
     def deal(cls, rules: Rules, seed: int | None = None) -> Game:
@@ -150,16 +152,15 @@ class Game:
         history = self._history()
         made = {}
         for seat, coach in keys:
-            coached, extra = None, {}
+            coached = None
             if seat is None:
                 view = public_view_json(public_view(match.hands[-1], match.totals), history)
-                extra = {"odds": self._odds.frame(match)}  # a move late, for spectators only
             else:
                 seat_view = match.view(seat)
                 view = view_json(seat_view, history)
                 if coach:
                     coached = advice_json(advice(seat_view, list(names)))
-            made[seat, coach] = {**shared, "view": view, "coach": coached, **extra}
+            made[seat, coach] = {**shared, "view": view, "coach": coached}
         return made
 
     def _history(self) -> list[str]:

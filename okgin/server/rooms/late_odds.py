@@ -2,9 +2,10 @@
 
 A spectator's state frame carries ``odds``: each seat's chance to win the hand and the game
 (``okgin.advice.odds``, worked out from the public view alone) as they stood before the hand's
-last move, so they tell nobody what the table is about to do. A player's frame never carries
-them. The odds of a moment are worked out once per game object (on the worker thread that makes
-the frames) and kept until the table moves on.
+last move, so they tell nobody what the table is about to do. ``watchers.make_frames`` adds
+them to the spectators' states; a player's frame never carries them. The odds of a moment are
+worked out once per game object (on the worker thread that makes the frames) and kept until the
+table moves on.
 """
 
 from __future__ import annotations

@@ -119,6 +119,9 @@ def make_frames(
     if game is not None:
         states = game.frames(list(dict.fromkeys((w.seat, w.coach and coached) for w in shown)),
                              room.names, room.levels(), event)
+        for (seat, _coach), state in states.items():
+            if seat is None:  # the watchers' odds, a move late: a spectator's alone
+                state["odds"] = game.late_odds.frame(game.match)
     out: Frames = []
     for watcher in watchers:
         sent = []

@@ -6,6 +6,7 @@ is changed sends its spectators the same odds at every move."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from test_odds import hidden_dealt_anew, played
@@ -14,9 +15,20 @@ from okgin.advice.odds import watchers_odds
 from okgin.hand import Hand
 from okgin.match import Match
 from okgin.server.rooms.games import Game
+from okgin.server.rooms.room import Room
+from okgin.server.rooms.watchers import Watcher, make_frames
 from okgin.view import public_view
 
-KEYS = [(None, False), (0, False), (0, True), (1, False)]
+
+def states(hand: Hand, moves: int) -> list[dict[str, Any]]:
+    """The states a spectator, seat 0 with the coach and seat 1 are sent (``make_frames``, as
+    the server makes them) at ``hand``'s first ``moves`` moves: the spectator's first."""
+    room, _ = Room.solo_game(hand.rules, ["normal"])
+    room.coach = True
+    watchers = [Watcher(lambda frame: None, None), Watcher(lambda frame: None, 0, coach=True),
+                Watcher(lambda frame: None, 1)]
+    frames, _ = make_frames(room, game_of(hand, moves), watchers, None)
+    return [next(f for f in sent if f["type"] == "state") for sent in frames]
 
 
 def game_of(hand: Hand, moves: int) -> Game:
@@ -33,12 +45,11 @@ def test_spectators_get_the_odds_a_move_late_and_players_never() -> None:
     seed = 3
     hand = played("oklahoma", seed, 400)
     other = hidden_dealt_anew(played("oklahoma", seed, len(hand.actions) - 1), random.Random(seed))
-    names, levels = ["Ann", "Bob"], [None, None]
     assert len(hand.actions) > 6
     for moves in range(len(hand.actions) + 1):
-        frames = game_of(hand, moves).frames(KEYS, names, levels)
-        assert all("odds" not in frames[key] for key in KEYS[1:])
-        odds = frames[None, False]["odds"]
+        spectator, *players = states(hand, moves)
+        assert all("odds" not in frame for frame in players) and players[0]["coach"] is not None
+        odds = spectator["odds"]
         if moves == 0:
             assert odds is None
             continue
@@ -50,4 +61,4 @@ def test_spectators_get_the_odds_a_move_late_and_players_never() -> None:
         assert odds["hand"] == [round(p, 3) for p in expected.hand]
         assert odds["match"] == [round(p, 3) for p in expected.match]
         if moves < len(hand.actions):  # the table with every hidden card changed: the same odds
-            assert game_of(other, moves).frames(KEYS[:1], names, levels)[None, False]["odds"] == odds
+            assert states(other, moves)[0]["odds"] == odds
