@@ -203,7 +203,8 @@ def _cmd_sim(args: argparse.Namespace) -> int:
 def _cmd_bot(args: argparse.Namespace) -> int:
     from okgin.remote.bot import bot_command
 
-    return bot_command(args.server, args.token, args.level, games=args.games, seed=args.seed, seek=args.seek)
+    return bot_command(args.server, args.token, args.level, games=args.games, seed=args.seed, seek=args.seek,
+                       join=args.join)
 
 
 def _seek(text: str) -> tuple[str, int]:
@@ -302,6 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed the player's choices")
     p.add_argument("--seek", type=_seek, default=None, metavar="RULES:SEATS",
                    help="also wait in Play online's pool for such tables, e.g. oklahoma:2 (docs/api.md)")
+    p.add_argument("--join", action="append", default=[], metavar="TOURNAMENT",
+                   help="enter this tournament (its code; repeatable) if its host opened it to bots")
     p.set_defaults(run=_cmd_bot)
 
     p = commands.add_parser("serve", help="serve the web game (http://127.0.0.1:8000)")

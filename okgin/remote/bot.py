@@ -3,7 +3,9 @@ API alone (docs/api.md). It accepts challenges, plays each game on a thread of i
 game's stream (each state made into the seat's ``SeatView`` by ``observe``, the player's move
 posted in the API's notation) and stops after ``games`` games (never, by default). With
 ``seek`` (rules and seats) it also waits in Play online's pool, one table at a time: it seeks
-once listening, and again after each game, while it has games left to play.
+once listening, and again after each game, while it has games left to play. With ``join`` it
+enters those tournaments (their hosts opened them to bots) once listening; their tables come on
+its event stream like any other game.
 
 A refused token, a server that does not answer as the API does, or a state it cannot read
 ends it with one line (status 2: ``OkginError`` through the command line)."""
@@ -15,6 +17,7 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,10 +61,10 @@ Message = Ended | Failed | Event
 
 
 def bot_command(server: str, token: str, level: str, games: int = 0, seed: int | None = None,
-                seek: tuple[str, int] | None = None) -> int:
+                seek: tuple[str, int] | None = None, join: Sequence[str] = ()) -> int:
     """Play as the token's bot account at ``server`` with the ``level`` player until ``games``
-    games have ended (0: for ever), seeking tables of ``seek`` (rules, seats) in the pool too.
-    Raises OkginError with one clear line."""
+    games have ended (0: for ever), seeking tables of ``seek`` (rules, seats) in the pool too,
+    and entering the tournaments ``join`` names. Raises OkginError with one clear line."""
     if games < 0:
         raise OkginError(f"--games {games}: give 0 (play for ever) or more")
     make_player(level)  # an unknown level stops here, before the server is asked anything
@@ -74,6 +77,9 @@ def bot_command(server: str, token: str, level: str, games: int = 0, seed: int |
     print(f"okgin bot: {name} plays as {level} at {api.server}, {waits}", flush=True)
     session = Session(api, level, games, random.Random(seed), seek)
     _listen(api, session.inbox)
+    for code in join:  # listening first: a table dealt at once still comes on the stream
+        api.post(f"/api/tournament/{code}/join")
+        print(f"okgin bot: {name} joined tournament {code}", flush=True)
     session.seek_table()
     ended = 0
     while True:

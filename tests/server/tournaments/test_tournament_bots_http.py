@@ -83,6 +83,18 @@ def test_bad_requests_to_the_tournament_calls_are_refused_with_the_reason(server
     assert entrants(server.url, code) == []
 
 
+def test_okgin_bot_told_to_join_a_tournament_not_open_to_bots_ends_with_one_line(
+        server: ServerProcess) -> None:
+    code = make(Web(server.url), name="People only, again")
+    _robo, token = bot(server.url, "t.joiner")
+    process = okgin_bot("--server", server.url, "--token", token, "--join", code)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 2 and "joined tournament" not in out.decode()
+    said = err.decode().strip().splitlines()
+    assert len(said) == 1 and "not open to bots" in said[0], said
+    assert entrants(server.url, code) == []
+
+
 async def person_plays(ws_url: str, cookie: str, room: str) -> Client:
     client = await Client.connect(ws_url, cookie)
     answer = await client.request({"type": "enter", "room": room})
@@ -99,9 +111,9 @@ def test_a_bots_table_comes_on_its_event_stream_and_okgin_bot_plays_it_out(serve
     assert host.post(f"/t/{code}/join", name="Ivy").status_code == 303
     _robo, token = bot(server.url, "t.player")
     events = Stream(server.url, token, "/api/stream/event")
-    process = okgin_bot("--level", "normal", "--server", server.url, "--token", token, "--games", "1")
+    process = okgin_bot("--level", "normal", "--server", server.url, "--token", token, "--games", "1",
+                        "--join", code)  # enters it itself
     try:
-        assert api(server.url, token, "POST", f"/api/tournament/{code}/join").json() == {"ok": True}
         started = events.wait_for(lambda f: f["type"] == "gameStart", "the tournament's table", timeout=30)
         room = started["game"]["room"]
         tables = httpx.get(f"{server.url}/t/{code}/state").json()["tables"]
@@ -111,6 +123,7 @@ def test_a_bots_table_comes_on_its_event_stream_and_okgin_bot_plays_it_out(serve
     finally:
         process.kill()
     assert process.returncode == 0, err.decode()
+    assert f"t.player joined tournament {code}" in out.decode()
     assert f"game over in room {room}:" in out.decode()
     assert client.state is not None and client.state["final"] is not None
     with sqlite3.connect(server.db) as db:
