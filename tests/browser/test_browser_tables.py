@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from browser_play import mouse_turn
+from conftest import new_context, shot
 from playwright.sync_api import Browser, Page, expect
 from scripted_client import assert_fair
 from server_process import ServerProcess
@@ -104,7 +105,43 @@ def test_a_listed_game_is_watched_from_the_games_being_played_and_shows_no_hidde
     # The watchers' odds, a move late: under each seat's score for the spectator, never for a player.
     odds = watcher.locator("#scores .score .odds")
     expect(odds).to_have_count(2)
-    expect(odds.first).to_have_text(re.compile(r"^hand \d+% · game \d+%$"))
+    expect(odds.first).to_have_text(re.compile(r"^hand \d+%\s+game \d+%$"))
     assert any(json.loads(f).get("odds") for f in states)
     assert host.locator(".score .odds").count() == 0 and host.evaluate("!('odds' in Okgin.state())")
+    assert not errors, errors
+
+
+@pytest.mark.slow
+def test_a_phone_watching_a_table_of_four_sees_every_seats_odds_without_sideways_scroll(
+    browser: Browser, tables_server: ServerProcess,
+) -> None:
+    errors: list[str] = []
+    host, code = _open_table(browser, tables_server, errors, seats=4)
+    for seat in (1, 2, 3):
+        host.click(f'#seats .seat[data-seat="{seat}"] .add-computer')
+        expect(host.locator(f'#seats .seat[data-seat="{seat}"]')).to_contain_text("(computer", timeout=WAIT)
+    host.click("#start-game")
+    host.wait_for_selector("#hand .card", timeout=WAIT)
+    context = new_context(browser, viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True)
+    OPENED.append(context)
+    phone = context.new_page()
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.goto(f"{tables_server.url}/r/{code}")
+    expect(phone.locator("body")).to_have_class(re.compile(r"\bspectator\b"), timeout=WAIT)
+    for _ in range(2):  # the host plays on: the odds of the moment before come to the phone
+        mouse_turn(host)
+    odds = phone.locator("#scores .score .odds")
+    expect(odds).to_have_count(4, timeout=WAIT)
+    for width, height in ((360, 640), (375, 740), (740, 360)):
+        phone.set_viewport_size({"width": width, "height": height})
+        wide = phone.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert wide[0] <= wide[1], (width, height, wide)
+        for seat in range(4):
+            expect(odds.nth(seat)).to_be_in_viewport()
+            assert re.fullmatch(r"hand \d+% game \d+%", " ".join(odds.nth(seat).inner_text().split()))
+            inside = odds.nth(seat).evaluate(
+                "el => { const o = el.getBoundingClientRect(), s = el.closest('.score').getBoundingClientRect();"
+                " return o.left >= s.left - 1 && o.right <= s.right + 1; }")
+            assert inside, (width, height, seat)  # within its own score, over no other
+        shot(phone, f"spectator-odds-{width}x{height}", full_page=False)
     assert not errors, errors

@@ -32,7 +32,7 @@ function drawScores() {
       }
       if (odds) {
         parts.push(h("span", { class: "odds", title: ODDS_TITLE },
-          `hand ${percent(odds[0])} · game ${percent(odds[1])}`));
+          h("span", {}, `hand ${percent(odds[0])}`), " ", h("span", {}, `game ${percent(odds[1])}`)));
       }
       return parts;
     });
