@@ -19,6 +19,9 @@ from server_process import ServerProcess
 from test_browser_rooms import OPENED, open_page
 
 RULES = {"preset": "oklahoma", "target": 10}
+INSIDE_ITS_SCORE = """el => { const o = el.getBoundingClientRect();
+  const s = el.closest('.score').getBoundingClientRect();
+  return o.left >= s.left - 1 && o.right <= s.right + 1; }"""
 WAIT = 20_000
 
 
@@ -139,9 +142,7 @@ def test_a_phone_watching_a_table_of_four_sees_every_seats_odds_without_sideways
         for seat in range(4):
             expect(odds.nth(seat)).to_be_in_viewport()
             assert re.fullmatch(r"hand \d+% game \d+%", " ".join(odds.nth(seat).inner_text().split()))
-            inside = odds.nth(seat).evaluate(
-                "el => { const o = el.getBoundingClientRect(), s = el.closest('.score').getBoundingClientRect();"
-                " return o.left >= s.left - 1 && o.right <= s.right + 1; }")
+            inside = odds.nth(seat).evaluate(INSIDE_ITS_SCORE)
             assert inside, (width, height, seat)  # within its own score, over no other
         shot(phone, f"spectator-odds-{width}x{height}", full_page=False)
     assert not errors, errors
