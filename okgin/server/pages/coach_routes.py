@@ -1,9 +1,11 @@
-"""The routes of the coach's and a player's own pages: replay viewer, reviews, statistics, leaderboard."""
+"""The routes of the coach's and a player's own pages: replay viewer, reviews, statistics,
+leaderboard, the analysis board."""
 
 from __future__ import annotations
 
 from starlette.routing import BaseRoute, Route
 
+from okgin.server.pages.analysis import analysis_page
 from okgin.server.pages.leaderboard import leaderboard_page
 from okgin.server.pages.review import replay_data, replay_page, replay_upload, review_page
 from okgin.server.pages.statistics import stats_page
@@ -18,4 +20,5 @@ def coach_routes() -> list[BaseRoute]:
         Route("/api/replay", replay_upload, methods=["POST"]),
         Route("/stats", stats_page),
         Route("/leaderboard", leaderboard_page),
+        Route("/analysis", analysis_page),
     ]

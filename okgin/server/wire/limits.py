@@ -97,6 +97,10 @@ class Limits:
     # each a write to the pool; a person's page makes one a second, a few more at a click.
     pool_calls: float = 3.0
     pool_call_burst: float = 20.0
+    # The analysis board (/analysis): each position is the coach's whole analysis, a tenth of a
+    # second or more of CPU; a person studies a few a minute, a program is held to this.
+    analyses: float = 0.5
+    analysis_burst: float = 20.0
     # A personal API token (docs/api.md): a bot's requests (a move each, its streams opened),
     # each token its own bucket, so one program's flood is refused (429) and slows nobody else.
     api_requests: float = 10.0
@@ -198,6 +202,7 @@ class Limiter:
         self._address_tournaments = AddressBuckets(limit.address_tournaments, limit.address_tournament_burst)
         self._token_failures = AddressBuckets(limit.address_token_failures, limit.address_token_failure_burst)
         self._pool_calls = AddressBuckets(limit.pool_calls, limit.pool_call_burst)
+        self._analyses = AddressBuckets(limit.analyses, limit.analysis_burst)
         self._api = AddressBuckets(limit.api_requests, limit.api_request_burst)
         self._api_streams: dict[str, int] = {}
 
@@ -231,6 +236,11 @@ class Limiter:
     def may_call_pool(self, player: str) -> bool:
         """Spend one of ``player``'s calls to Play online's pool; False when too fast."""
         return self._pool_calls.take(player)
+
+    def may_analyse(self, who: str) -> bool:
+        """Spend one of ``who``'s analyses on the board (a player, or an address without a
+        session); False when too fast."""
+        return self._analyses.take(who)
 
     def may_check_token(self, address: str) -> bool:
         """May an address over its budget have a seat token looked up (it has not failed too often)?"""
