@@ -13,6 +13,7 @@ from okgin.actions import Action, BigGin, Discard, Draw, Knock, Pass, Reshuffle,
 from okgin.cards import Card
 from okgin.hand import Hand
 from okgin.match import Match
+from okgin.rules import PRESETS
 
 
 def _short(card: Card) -> str:
@@ -51,8 +52,12 @@ def _snapshot(hand: Hand, move: int, words: str) -> dict[str, Any]:
     }
 
 
-def hand_steps(hand: Hand, number: int, names: Sequence[str]) -> dict[str, Any]:
-    """Hand ``number`` from the deal to its end, one snapshot per move."""
+def hand_steps(
+    hand: Hand, number: int, names: Sequence[str], scores: Sequence[int] = ()
+) -> dict[str, Any]:
+    """Hand ``number`` from the deal to its end, one snapshot per move; ``moves`` are its moves
+    as every player saw them (a step's position on the analysis board is its first ``move``),
+    ``scores`` the match's before it."""
     again = Hand(hand.rules, hand.dealer, hand.deal)
     dealer = names[hand.dealer] if hand.dealer < len(names) else f"Seat {hand.dealer}"
     deals = "deal" if dealer == "You" else "deals"
@@ -68,6 +73,8 @@ def hand_steps(hand: Hand, number: int, names: Sequence[str]) -> dict[str, Any]:
     return {
         "number": number, "dealer": hand.dealer, "upcard": str(hand.deal.upcard),
         "knock_limit": hand.knock_limit, "multiplier": hand.multiplier, "steps": steps,
+        "moves": [str(action) for action in hand.public_actions],
+        "scores": list(scores) or [0] * hand.players,
     }
 
 
@@ -81,6 +88,17 @@ def _result_words(hand: Hand, names: Sequence[str]) -> str:
 
 
 def game_steps(match: Match, names: Sequence[str]) -> dict[str, Any]:
-    """Every finished hand of ``match``, for the replay viewer."""
-    hands = [hand_steps(h, n, names) for n, h in enumerate(match.hands, start=1) if h.over]
-    return {"names": list(names), "hands": hands}
+    """Every finished hand of ``match``, for the replay viewer; ``board``: whether its rules are
+    a preset's (``rules``, with ``players`` seats and its ``target``), which the analysis board
+    can be given."""
+    rules = match.rules
+    hands, totals = [], [0] * rules.players
+    for number, hand in enumerate(match.hands, start=1):
+        if hand.over:
+            hands.append(hand_steps(hand, number, names, totals))
+        if hand.result is not None:
+            totals = [total + points for total, points in zip(totals, hand.result.points, strict=True)]
+    board = rules.preset in PRESETS and PRESETS[rules.preset].replace(
+        players=rules.players, target=rules.target) == rules
+    return {"names": list(names), "hands": hands, "rules": rules.preset, "players": rules.players,
+            "target": rules.target, "board": board}

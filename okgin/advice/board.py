@@ -45,13 +45,17 @@ class Position:
 
 def read_position(fields: Mapping[str, str]) -> Position:
     """A position from the board's fields (text, as a form sends them): ``rules`` (a preset),
-    ``players`` (2 to 4; empty: the preset's), ``seat``, ``dealer``, ``upcard``, ``hand``,
-    ``moves`` and ``scores`` (empty: all 0). Raises PositionError naming the field at fault."""
+    ``players`` (2 to 4; empty: the preset's), ``target`` (empty: the preset's), ``seat``,
+    ``dealer``, ``upcard``, ``hand``, ``moves`` and ``scores`` (empty: all 0). Raises
+    PositionError naming the field at fault."""
     try:
         rules = preset(fields.get("rules", "").strip() or "oklahoma")
         players = fields.get("players", "").strip()
         if players:
             rules = rules.replace(players=_number(players, "players", 2, 4))
+        target = fields.get("target", "").strip()
+        if target:
+            rules = rules.replace(target=_number(target, "target", 1, 10_000))
         top = rules.players - 1
         seat = _number(fields.get("seat", "0"), "seat", 0, top)
         dealer = _number(fields.get("dealer", "0"), "dealer", 0, top)

@@ -162,12 +162,19 @@ def test_the_replay_viewer_stepped_by_keyboard(browser: Browser, server: ServerP
     page.keyboard.press("End")
     expect(move).to_have_text(re.compile(r"(scores \d+|void: no score)\.$"))
     expect(page.locator("#replay-forward")).to_be_disabled()
+    board = page.locator("#replay-analyse")
+    expect(board).to_be_hidden()  # the hand is over: nobody is to play
     page.keyboard.press("Home")
     expect(page.locator("#replay-position")).to_have_text(re.compile(r"^Move 0 of "))
     page.keyboard.press("ArrowLeft")  # nothing before the deal
     expect(page.locator("#replay-position")).to_have_text(re.compile(r"^Move 0 of "))
     expect(page.get_by_role("button", name="Forward")).to_be_enabled()
     shot(page, "replay-viewer")
+    page.keyboard.press("ArrowRight")  # the seat to play here, on the analysis board
+    expect(board).to_have_text(re.compile(r"^Analyse this position for (You|Ruby) on the board$"))
+    board.click()
+    expect(page.locator("#board-analysis")).to_contain_text("The coach's analysis")
+    expect(page.locator("#board-error")).to_have_count(0)
     page.goto(server.url + "/replay")
     page.set_input_files("#record-file", str(Path(__file__).parents[1] / "records" / "coach_feed.json"))
     expect(move).to_have_text("Hand 1: Ruby deals; the upcard is the 9♠.")

@@ -6,6 +6,8 @@ refuse, moves past the hand's end) are refused with a sentence saying what is wr
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,8 +16,12 @@ from test_odds import played
 from okgin.actions import Discard
 from okgin.advice import analyse
 from okgin.advice.board import PositionError, position_view, read_position
+from okgin.bots import make_player
 from okgin.cards import DECK, format_cards
 from okgin.hand import Hand
+from okgin.match import Match
+from okgin.rules import preset
+from okgin.steps import game_steps
 from okgin.view import seat_view
 
 
@@ -78,3 +84,39 @@ def test_positions_no_seat_could_see_are_refused_saying_why() -> None:
     _refused({"rules": "poker"}, "no preset 'poker'")
     _refused({"upcard": "1Z"}, "is not a card")
     _refused({"scores": "10"}, "give 2 scores")
+
+
+def test_each_replay_step_links_to_the_board_at_the_view_its_seat_had() -> None:
+    """The replay viewer's link at a step (okgin.steps: the hand's public moves up to it, the
+    seat to play's cards, the scores before the hand) is that seat's view then, hand after hand."""
+    rules = preset("oklahoma").replace(target=60)
+    match = Match(rules, first_dealer=0)
+    players = [make_player("simple", random.Random(seat)) for seat in range(2)]
+    rng = random.Random(5)
+    while not match.over:
+        match.deal_next(rng)
+        while (hand := match.current) is not None and hand.to_act is not None:
+            match.apply(players[hand.to_act].act(match.view(hand.to_act)))
+    steps = game_steps(match, ["You", "Ruby"])
+    assert steps["board"] is True and len(steps["hands"]) >= 2
+    checked, totals = 0, (0, 0)
+    for played_hand, real in zip(steps["hands"], match.hands, strict=True):
+        assert played_hand["scores"] == list(totals)
+        again = Hand(real.rules, real.dealer, real.deal)
+        for move, at in enumerate(played_hand["steps"]):
+            if at["to_act"] is not None:
+                seat = at["to_act"]
+                fields = {"rules": steps["rules"], "players": str(steps["players"]),
+                          "target": str(steps["target"]), "seat": str(seat),
+                          "dealer": str(played_hand["dealer"]), "upcard": played_hand["upcard"],
+                          "hand": " ".join(at["hands"][seat]),
+                          "moves": "\n".join(played_hand["moves"][:move]),
+                          "scores": " ".join(map(str, played_hand["scores"]))}
+                assert position_view(read_position(fields)) == seat_view(again, seat, totals, totals)
+                checked += 1
+            if move < len(real.actions):
+                again.apply(real.actions[move])
+        assert real.result is not None
+        totals = tuple(t + p for t, p in zip(totals, real.result.points, strict=True))
+    assert checked > 30
+    assert game_steps(Match(rules.replace(knock_bonus=5), first_dealer=0), [])["board"] is False

@@ -22,10 +22,10 @@ from okgin.server.players.sessions import player_of
 from okgin.server.tournaments.words import preset_name
 from okgin.view import SeatView
 
-FIELDS = ("rules", "players", "seat", "dealer", "upcard", "hand", "moves", "scores")
+FIELDS = ("rules", "players", "target", "seat", "dealer", "upcard", "hand", "moves", "scores")
 LONGEST = 4_000
 """The most characters a field is read to (a hand's moves in notation are far fewer)."""
-EXAMPLE = {"rules": "oklahoma", "players": "", "seat": "0", "dealer": "1", "upcard": "9S",
+EXAMPLE = {"rules": "oklahoma", "players": "", "target": "", "seat": "0", "dealer": "1", "upcard": "9S",
            "hand": "2C 3C 4C 7D 8D 9D KH KS QC 5H 6S", "moves": "0 pass\n1 pass\n0 draw", "scores": ""}
 """The position the empty board shows: seat 0 has drawn and discards."""
 

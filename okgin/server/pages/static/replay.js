@@ -1,6 +1,7 @@
 // The replay viewer: a finished game (or an uploaded record) move by move, every hand face up.
 // Keys: ← back, → forward, Home the deal, End the last move. The move is read out (live region).
-// ?hand=N&move=M (the review's links) opens at hand N after its move M.
+// ?hand=N&move=M (the review's links) opens at hand N after its move M. A step where a seat is to
+// play links to the analysis board at that seat's position (its hand, the moves every player saw).
 import * as Cards from "./cards.js";
 import { $, h } from "./dom.js";
 
@@ -39,6 +40,22 @@ function show(h, s) {
   $("replay-forward").disabled = step === steps.length - 1;
   $("replay-last").disabled = step === steps.length - 1;
   drawTable(at);
+  linkBoard(data.hands[hand], at);
+}
+
+// The analysis board's address for the seat to play at step `at` of hand `played` (none after
+// the hand's end, past a reshuffle, or for house rules the board does not take).
+function linkBoard(played, at) {
+  const link = $("replay-analyse");
+  const moves = played.moves.slice(0, at.move);
+  link.hidden = !data.board || at.to_act === null || moves.some((m) => m.startsWith("reshuffle"));
+  if (link.hidden) return;
+  const seat = at.to_act;
+  link.href = "/analysis?" + new URLSearchParams({
+    rules: data.rules, players: String(data.players), target: String(data.target), seat: String(seat), dealer: String(played.dealer),
+    upcard: played.upcard, hand: at.hands[seat].join(" "), moves: moves.join("\n"), scores: played.scores.join(" "),
+  });
+  link.textContent = `Analyse this position for ${data.names[seat]} on the board`;
 }
 
 function row(codes, label) {
