@@ -198,6 +198,17 @@ async def take_seat(url: str, room: str, seat: int, name: str, cookie: str | Non
     return guest
 
 
+async def person_plays(ws_url: str, cookie: str, room: str) -> Client:
+    """A person (by their session's cookie) opens the table they are seated at and plays the
+    game out by ``choose``; their client, closed, holding the last state."""
+    client = await Client.connect(ws_url, cookie)
+    answer = await client.request({"type": "enter", "room": room})
+    assert answer["type"] == "ack", answer
+    await client.play()
+    await client.close()
+    return client
+
+
 async def wait_for(client: Client, test: Any, timeout: float = 30.0) -> dict[str, Any]:
     """Receive until a message passes ``test``; return it."""
     while True:

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from scripted_client import Client, assert_fair, run
+from scripted_client import assert_fair, person_plays, run
 from server_process import ServerProcess
 from sqlalchemy import create_engine, insert, text
 from starlette.applications import Starlette
@@ -137,17 +137,6 @@ def table_of(person: Web, ident: str, timeout: float = 60.0) -> str:
     raise AssertionError("the challenge was not accepted")
 
 
-async def person_plays(ws_url: str, cookie: str, room: str) -> Client:
-    """The challenger opens the table (seated by their session) and plays the game out."""
-    client = await Client.connect(ws_url, cookie)
-    answer = await client.request({"type": "enter", "room": room})
-    assert answer["type"] == "ack", answer
-    assert client.seat == 0
-    await client.play()
-    await client.close()
-    return client
-
-
 def check_against_record(frames: list[dict[str, Any]], record: dict[str, Any], seat: int) -> int:
     """Every state frame the seat was streamed shows its own hand exactly as the record holds it at
     that move, and no card it could not see (the other's hand, the stock): ``assert_fair``.
@@ -191,6 +180,7 @@ def test_the_example_bot_plays_a_whole_rated_game_against_a_person_through_http_
         room = table_of(ann, challenge(ann, "robo.one"))
         watching = Stream(server.url, token, f"/api/bot/game/stream/{room}")
         client = run(person_plays(server.ws_url, ann.cookie, room))
+        assert client.seat == 0  # the challenger's seat
         out, err = bot_process.communicate(timeout=120)
     finally:
         bot_process.kill()

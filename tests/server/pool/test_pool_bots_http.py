@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from scripted_client import Client, run
+from scripted_client import person_plays, run
 from server_process import Serve, ServerProcess
 from test_bot_api import Stream, api, bot, new_token, okgin_bot, signed_up
 from test_play_online_http import browser, seated
@@ -148,15 +148,6 @@ def test_a_persons_choice_of_bot_opponents_is_kept_and_off_until_chosen(site: Se
     web.post(f"/play-online/seek/{seek(web, 'oklahoma-big-gin', bots=False)}/cancel")
     again = box.search(web.get("/play-online").text)
     assert again is not None and again.group(1) is None
-
-
-async def person_plays(ws_url: str, cookie: str, room: str) -> Client:
-    client = await Client.connect(ws_url, cookie)
-    answer = await client.request({"type": "enter", "room": room})
-    assert answer["type"] == "ack", answer
-    await client.play()
-    await client.close()
-    return client
 
 
 @pytest.mark.slow

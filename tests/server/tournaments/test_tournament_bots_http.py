@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from scripted_client import Client, run
+from scripted_client import person_plays, run
 from server_process import ServerProcess
 from test_bot_api import Stream, Web, api, bot, new_token, okgin_bot, signed_up
 
@@ -93,15 +93,6 @@ def test_okgin_bot_told_to_join_a_tournament_not_open_to_bots_ends_with_one_line
     said = err.decode().strip().splitlines()
     assert len(said) == 1 and "not open to bots" in said[0], said
     assert entrants(server.url, code) == []
-
-
-async def person_plays(ws_url: str, cookie: str, room: str) -> Client:
-    client = await Client.connect(ws_url, cookie)
-    answer = await client.request({"type": "enter", "room": room})
-    assert answer["type"] == "ack", answer
-    await client.play()
-    await client.close()
-    return client
 
 
 @pytest.mark.slow
