@@ -48,8 +48,9 @@ function show(h, s) {
 function linkBoard(played, at) {
   const link = $("replay-analyse");
   const moves = played.moves.slice(0, at.move);
-  link.hidden = !data.board || at.to_act === null || moves.some((m) => m.startsWith("reshuffle"));
-  if (link.hidden) return;
+  const none = !data.board || at.to_act === null || moves.some((m) => m.startsWith("reshuffle"));
+  $("replay-board").hidden = none; // the paragraph: the link itself is a 44 px control on touch
+  if (none) return;
   const seat = at.to_act;
   link.href = "/analysis?" + new URLSearchParams({
     rules: data.rules, players: String(data.players), target: String(data.target), seat: String(seat), dealer: String(played.dealer),
