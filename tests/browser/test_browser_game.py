@@ -92,6 +92,7 @@ def test_a_hand_by_keyboard_alone(page: Page) -> None:
 
 
 def test_cards_have_names_in_words(page: Page) -> None:
+    wait_my_move(page)  # Ruby's turn done: a take shows 11 cards until its discard is drawn
     labels = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.getAttribute('aria-label'))")
     assert len(labels) >= 10
     assert all(" of " in label for label in labels)
