@@ -30,19 +30,11 @@ FOLDER_MARKERS = {"system": pytest.mark.system, "browser": pytest.mark.browser}
 TESTS = Path(__file__).resolve().parent
 
 
-# The longest files first: `make unit`'s two workers each take a whole file at a time, so a file
-# of a minute or two started last (the system tests came last by name) kept one worker busy
-# while the other had nothing left. Each file's tests keep their order.
-FIRST = ("system", "browser")
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    folders: dict[pytest.Item, str] = {}
     for item in items:
-        folder = folders[item] = item.path.resolve().relative_to(TESTS).parts[0]
+        folder = item.path.resolve().relative_to(TESTS).parts[0]
         if folder in FOLDER_MARKERS:
             item.add_marker(FOLDER_MARKERS[folder])
-    items.sort(key=lambda item: FIRST.index(folders[item]) if folders[item] in FIRST else len(FIRST))
 
 
 @pytest.fixture
