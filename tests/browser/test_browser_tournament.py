@@ -7,6 +7,7 @@ serious on its pages. The host sets the short hands it plays in the form's House
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from typing import Any
@@ -15,6 +16,7 @@ import httpx
 from browser_play import mouse_turn
 from conftest import FAST, new_context
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from server_process import ServerProcess
 from table_helpers import axe
 
@@ -86,11 +88,14 @@ class Entrant:
         if turn == "you":
             mouse_turn(page)
         elif turn == "hand-over":
-            for text in ("Next hand", "Back to the table"):
-                button = page.locator(f"#result-buttons button:text-is('{text}'):visible")
-                if button.count():
-                    button.first.click()
-                    break
+            # Either button, in one look: the other person's Next hand may fold this one into
+            # "Back to the table" (or deal on) between a count and a click; then the next step
+            # looks again.
+            button = page.locator("#result-buttons button:text-is('Next hand'):visible, "
+                                  "#result-buttons button:text-is('Back to the table'):visible")
+            if button.count():
+                with contextlib.suppress(PlaywrightTimeoutError):
+                    button.first.click(timeout=2_000)
         elif turn == "over":
             page.click("#result-buttons a:text-is('Back to the tournament')")
             page.wait_for_url(self.link, timeout=WAIT)
