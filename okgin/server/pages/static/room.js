@@ -355,9 +355,16 @@ function refreshGameOver() {
   const close = [...box.children].at(-1);
   const focused = old.includes(document.activeElement);
   const fresh = gameOverButtons();
-  old.forEach((el) => el.remove());
-  close.before(...fresh);
-  if (focused) (fresh.find((el) => el.tagName === "BUTTON") || close).focus();
+  // Unchanged buttons stay the same elements: a click whose press and release straddled a
+  // redraw would otherwise land on neither copy and be lost (another seat's answer arriving).
+  if (fresh.length === old.length) {
+    old.forEach((el, i) => { if (el.outerHTML !== fresh[i].outerHTML) el.replaceWith(fresh[i]); });
+  } else {
+    old.forEach((el) => el.remove());
+    close.before(...fresh);
+  }
+  const now = [...box.querySelectorAll(".room-end")];
+  if (focused && !now.includes(document.activeElement)) (now.find((el) => el.tagName === "BUTTON") || close).focus();
 }
 // A staked game's end also shows each seat's chips from the pool.
 table.onHandOver((state) => {
