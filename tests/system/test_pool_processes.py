@@ -109,7 +109,8 @@ async def play(seeker: Scripted, delay: float, until: float, again: bool = False
     assert client is not None
     seeker.asked = time.time()
     path = "/play-online/seek"
-    body: dict[str, Any] = {"rules": seeker.rules, "seats": seeker.seats}
+    presses = 1  # as the page, a press's key is sent again until the press is answered
+    body: dict[str, Any] = {"rules": seeker.rules, "seats": seeker.seats, "key": f"{seeker.key}-{presses}"}
     seeker_id = None
     while time.time() < until:
         try:
@@ -131,8 +132,9 @@ async def play(seeker: Scripted, delay: float, until: float, again: bool = False
             seeker.told = seeker.told or time.time()
             if data["state"] == "seated" or not again:
                 return
-            seeker.again, seeker_id = True, None
-            path, body = "/play-online/seek", {"rules": seeker.rules, "seats": seeker.seats}
+            seeker.again, seeker_id, presses = True, None, presses + 1
+            path = "/play-online/seek"
+            body = {"rules": seeker.rules, "seats": seeker.seats, "key": f"{seeker.key}-{presses}"}
         await asyncio.sleep(LOOK)
 
 

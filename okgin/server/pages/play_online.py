@@ -61,7 +61,8 @@ def _join(pool: Matchmaker, session: Session, _seeker: str, body: dict[str, obje
     if BotAccounts(players.engine).is_bot(session.player):
         raise PoolError("a bot account seeks through the API (POST /api/pool/seek), not this page")
     name = clean_name(typed if isinstance(typed, str) and typed.strip() else session.name or "Guest")
-    seeker = pool.join(session.player, name, body.get("rules"), body.get("seats"), bots=bots)
+    seeker = pool.join(session.player, name, body.get("rules"), body.get("seats"), bots=bots,
+                       key=body.get("key"))
     players.choose_bots(session.player, bots)
     if session.name is None and isinstance(typed, str) and typed.strip():
         players.name_once(session.player, name)

@@ -10,7 +10,10 @@ run out, and any process then seats those seekers (the room was made) or lets th
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import logging
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Collection
@@ -35,6 +38,19 @@ RatingOf = Callable[[str, int], int]
 """A player's shown rating for a table of so many seats."""
 BlockedAmong = Callable[[Collection[str]], set[frozenset[str]]]
 """The pairs of these players where either blocked the other (``Blocks.among``)."""
+
+
+KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+"""A press of Seek's key: what the page makes (24 hex digits) and no more."""
+
+
+def seek_id(player: str, key: object) -> str:
+    """The seeker's id for ``player``'s press ``key``: the same press, the same id; another
+    player's press with the same key, another id (the id is no one else's to guess)."""
+    if not isinstance(key, str) or not KEY_SHAPE.fullmatch(key):
+        raise PoolError('"key" names the press of Seek: 1 to 40 letters, digits, "-" or "_"')
+    digest = hashlib.sha256(f"{player}\0{key}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:12]).decode()
 
 
 def _nobody_blocked(_players: Collection[str]) -> set[frozenset[str]]:
@@ -72,11 +88,18 @@ class Matchmaker:
     # -- a seeker's calls ------------------------------------------------------------------
 
     def join(self, player: str, name: str, rules: object, seats: object, bots: bool = False,
-             bot_rating: int | None = None) -> Seeker:
+             bot_rating: int | None = None, key: object = None) -> Seeker:
         """``player`` (shown as ``name``) seeks a table of ``rules`` and ``seats``, allowing bot
         opponents or not (``bots``); a bot account seeks with its ``bot_rating`` (its own pool's).
-        Refused (PoolError, saying how long) while the player waits after abandoned games."""
+        ``key`` names the press of Seek: the same key sent again (its answer lost on the way) is
+        the same seek, answered where it stands, never a second place in the pool. Refused
+        (PoolError, saying how long) while the player waits after abandoned games."""
         chosen, count = checked(rules, seats)
+        seeker_id = seek_id(player, key) if key is not None else None
+        if seeker_id is not None:
+            found = self.store.get(seeker_id)
+            if found is not None and found.player == player:
+                return found
         refused = self.wait_of(player)
         if refused is not None:
             raise PoolError(refused)
@@ -84,7 +107,7 @@ class Matchmaker:
         bot = bot_rating is not None
         rating = bot_rating if bot_rating is not None else self.rating_of(player, count)
         seeker = Seeker.new(player, name, chosen, count, rating, now, self.settings.lease,
-                            bot=bot, bots=bots and not bot)
+                            bot=bot, bots=bots and not bot, id=seeker_id)
         self.store.add(seeker)
         return seeker
 

@@ -41,8 +41,8 @@ class Seeker:
 
     @classmethod
     def new(cls, player: str, name: str, preset: str, seats: int, rating: int, now: float,
-            lease: float, bot: bool = False, bots: bool = False) -> Seeker:
-        return cls(secrets.token_urlsafe(12), player, name, preset, seats, rating, now, now + lease,
+            lease: float, bot: bool = False, bots: bool = False, id: str | None = None) -> Seeker:
+        return cls(id or secrets.token_urlsafe(12), player, name, preset, seats, rating, now, now + lease,
                    changed=now, bot=bot, bots=bots)
 
     def waited(self, now: float) -> float:

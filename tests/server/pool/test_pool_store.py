@@ -233,3 +233,25 @@ def test_a_bot_is_paired_only_with_a_person_who_allows_bots_and_marked_bot_at_th
     assert table.seats[seats["robo"] or 0].bot is True and table.seats[seats["bea"] or 0].bot is False
     assert pool.get(refuses.id).state == WAITING  # type: ignore[union-attr]
     assert matchmaker.pair() == []
+
+
+def test_a_seek_sent_again_after_its_answer_was_lost_is_the_same_seek(
+        backend: tuple[PoolStore, Store]) -> None:
+    """A seek whose answer was lost (its process killed under the request) and sent again with
+    the same key is the one seek: while the first is being seated, and after, the page is told
+    where it stands instead of waiting in the pool a second time (found by the pool's kill test)."""
+    pool, store = backend
+    rooms = RoomTable(store, Room.from_data)
+    matchmaker = Matchmaker(pool, rooms, lambda _player, _seats: 1500)
+    first = matchmaker.join("ann", "Ann", "oklahoma", 2, key="press-1")
+    bob = matchmaker.join("bob", "Bob", "oklahoma", 2, key="press-1")
+    assert matchmaker.join("bob", "Bob", "oklahoma", 2, key="press-1").id == bob.id != first.id
+    now = time.time()
+    assert pool.claim("made", {first.id: 0, bob.id: 1}, now, now + 5)
+    again = matchmaker.join("ann", "Ann", "oklahoma", 2, key="press-1")  # the answer to the first was lost
+    assert again.id == first.id and matchmaker.status(again, now)["state"] == "pairing"
+    assert [s.player for s in pool.waiting(now)] == []
+    later = matchmaker.join("ann", "Ann", "gin", 2, key="press-2")  # a new press is a new seek
+    assert later.id != first.id and later.state == WAITING
+    with pytest.raises(PoolError, match="key"):
+        matchmaker.join("ann", "Ann", "oklahoma", 2, key="no spaces or more than 40 signs" * 2)

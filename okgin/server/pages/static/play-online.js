@@ -13,6 +13,10 @@ const LOOK_MS = 1000;
 
 let seeker = null;
 let timer = null;
+let pressKey = null; // the key of a press of Seek not yet answered
+
+// getRandomValues, not randomUUID: the page may be served over plain HTTP on a home network.
+const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 async function call(path, body = {}) {
   let response;
@@ -23,13 +27,13 @@ async function call(path, body = {}) {
       body: JSON.stringify(body),
     });
   } catch {
-    return { error: "the server cannot be reached: trying again" };
+    return { error: "the server cannot be reached: trying again", unreachable: true };
   }
   let answer = {};
   try {
     answer = await response.json();
-  } catch {
-    answer = { error: `the server answered ${response.status}` };
+  } catch { // not our answer (a proxy's page: the server behind it gone)
+    answer = { error: `the server answered ${response.status}`, unreachable: true };
   }
   return answer;
 }
@@ -90,8 +94,12 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const fields = new FormData(form);
   const [rules, seats] = fields.get("choice").split("/");
+  // The press's key is kept until the server answers it: pressing again after a lost answer
+  // (the server unreachable) is the same seek, never a second place in the pool.
+  pressKey = pressKey || newKey();
   const answer = await call("/play-online/seek", { rules, seats: Number(seats), name: fields.get("name"),
-                                                   bots: fields.get("bots") === "on" });
+                                                   bots: fields.get("bots") === "on", key: pressKey });
+  if (!answer.unreachable) pressKey = null;
   if (show(answer)) timer = setTimeout(look, LOOK_MS);
 });
 
