@@ -125,7 +125,8 @@ async def play(seeker: Scripted, delay: float, until: float, again: bool = False
             if "seeker" not in data:
                 await asyncio.sleep(LOOK)
                 continue
-            seeker_id, seeker.rating = data["seeker"], data["rating"]
+            seeker_id = data["seeker"]  # a press sent again may be answered "seated" at once
+            seeker.rating = data.get("rating", seeker.rating)
             path, body = f"/play-online/seek/{seeker_id}", {}
         if data.get("state") in ("seated", "gone"):
             seeker.state, seeker.room, seeker.seat = data["state"], data.get("room"), data.get("seat")
