@@ -181,7 +181,7 @@ PLAYER_IDS = {
     "chip_ledger.player", "tournaments.host", "tournament_entrants.player", "api_tokens.player",
     "bot_accounts.player", "challenges.challenger_player", "challenges.bot_player", "pool_seekers.player",
     "player_blocks.blocker", "player_blocks.blocked", "abandonments.player", "player_reports.reporter",
-    "player_reports.reported", "player_bans.player", "moderation_audit.player",
+    "player_reports.reported", "player_bans.player", "moderation_audit.player", "daily_attempts.player",
 }
 """The columns that hold a player's id."""
 NAMES = {
