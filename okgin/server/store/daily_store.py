@@ -99,14 +99,15 @@ class DailyStore:
     def start(self, attempt: Attempt) -> None:
         """Keep ``attempt``, the player's first at its day. Raises AlreadyStarted when they have
         one (the database's primary key decides, whoever asked first)."""
-        try:
-            with storage_errors("starting a daily attempt"), self.engine.begin() as db:
-                db.execute(insert(daily_attempts).values(
-                    day=attempt.day, player=attempt.player, code=attempt.code, started=attempt.started,
-                    finished=None, moves=json.dumps(attempt.moves), points=json.dumps(attempt.points),
-                    total=None, version=attempt.version))
-        except IntegrityError:
-            raise AlreadyStarted(attempt.day) from None
+        with storage_errors("starting a daily attempt"):
+            try:
+                with self.engine.begin() as db:
+                    db.execute(insert(daily_attempts).values(
+                        day=attempt.day, player=attempt.player, code=attempt.code, started=attempt.started,
+                        finished=None, moves=json.dumps(attempt.moves), points=json.dumps(attempt.points),
+                        total=None, version=attempt.version))
+            except IntegrityError:
+                raise AlreadyStarted(attempt.day) from None
 
     def save(self, attempt: Attempt) -> None:
         """Write ``attempt`` over the stored one, only if that is still at ``attempt.version``

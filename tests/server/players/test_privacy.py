@@ -292,6 +292,7 @@ def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_name
     assert carl.post("/account/bot", confirm="yes").status_code == 303
     assert ann.post("/bots/carl.bot/challenge", preset="gin", target="50").status_code == 303  # hers to Carl
     game = _finished_game_in_a_room(store, player, "Ann Quinn")
+    assert ann.post("/daily/start").status_code == 303  # today's daily deal, started
     assert _added(ann, SoftPasskey(), name="Ann's phone").json()["ok"]
     _call(ann, "/account/passkeys/register/options", {})  # a ceremony left waiting
     hosted = _tournament(ann, (ann, "Quinn at cards"), (bob, "Bob"))
