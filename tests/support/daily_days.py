@@ -5,10 +5,14 @@ of choosing among the page's buttons (docs/daily.md)."""
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 
 from sqlalchemy import insert
 
+from okgin.server.pages import daily_play
+from okgin.server.pages.daily_table import table
+from okgin.server.store.daily_store import Attempt, DailyStore
 from okgin.server.store.migrate import upgrade
 from okgin.server.store.schema import daily_secrets
 from okgin.server.store.storage import Store
@@ -57,3 +61,28 @@ def choose(moves: list[str], knocker: bool) -> str:
     if plain:
         return plain[0]
     return discards[0]
+
+
+def play_attempt(url: str, day: date, player: str, knocker: bool, until_discard: bool = False) -> Attempt:
+    """``player``'s attempt at ``day`` played through the daily deal's own calls (as the page's
+    forms make them) with ``choose``: to the end, or with ``until_discard`` only until they are
+    to discard (a table with a button per card)."""
+    store = Store(url)
+    daily = DailyStore(store.engine)
+    try:
+        attempt = daily_play.start(daily, day, player)
+        while attempt.finished is None:
+            found = daily_play.current(daily, day, player)
+            assert found is not None
+            attempt, match = found
+            if match.current is None:
+                attempt = daily_play.next_deal(daily, day, player, attempt.version)
+                continue
+            shown = table(attempt, match)  # the moves in the page's order
+            moves = [code for group in ("plain", "discards", "knocks") for code, _shown in shown[group]]
+            if until_discard and any(" discard " in move for move in moves):
+                break
+            attempt = daily_play.move(daily, day, player, choose(moves, knocker), attempt.version)
+        return attempt
+    finally:
+        store.close()

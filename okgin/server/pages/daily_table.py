@@ -9,6 +9,7 @@ from typing import Any
 
 from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.advice.words import short
+from okgin.cards import Card
 from okgin.daily import COMPUTER, DEALS, NAMES, PERSON
 from okgin.match import Match
 from okgin.melds import arrange
@@ -47,11 +48,15 @@ def table(attempt: Attempt, match: Match) -> dict[str, Any]:
     since = mine[-1] + 1 if mine else 0
     top = view.discards[-1] if view.discards else None
     arranged = arrange(view.hand)
-    order = sorted(view.hand, key=lambda c: (SUITS.index(str(c)[1]), int(c.rank)))
+    def place(card: Card) -> tuple[int, int]:
+        return SUITS.index(str(card)[1]), int(card.rank)
+
+    order = sorted(view.hand, key=place)
     legal = list(view.legal)
     plain = [a for a in legal if isinstance(a, Pass | Take | Draw | BigGin)]
-    discards = [a for a in legal if isinstance(a, Discard)]
-    knocks = [a for a in legal if isinstance(a, Knock) and a.melds is None]
+    discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: place(a.card))
+    knocks = sorted((a for a in legal if isinstance(a, Knock) and a.melds is None),
+                    key=lambda a: place(a.card))
     shown: dict[str, Any] | None = None
     if hand.result is not None:
         result = hand.result

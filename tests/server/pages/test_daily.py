@@ -39,12 +39,12 @@ from okgin.server.wire.limits import Limits
 
 SEED = hmac.new(bytes.fromhex(SECRET), f"okgin daily {DAY}".encode(), hashlib.sha256).hexdigest()
 """The test day's seed, worked out here as docs/daily.md says (HMAC-SHA256 of the date)."""
-KNOCKER = [-54, -75, -76, -98, -92]
-STEADY = [-62, -62, -70, -68, -38]
+KNOCKER = [-1, -54, -42, -102, -69]
+STEADY = [-54, -41, -68, -76, -94]
 """The two fixed players' points on the day's five deals (hard won every one). By hand: the
-knocker's total is -54 - 75 - 76 - 98 - 92 = -395, the steady player's -62 - 62 - 70 - 68 - 38 =
--300; their average is (-395 - 300) / 2 = -347.5, so the knocker's day score is -395 + 347.5 =
--47.5 and the steady player's -300 + 347.5 = +47.5."""
+knocker's total is -1 - 54 - 42 - 102 - 69 = -268, the steady player's -54 - 41 - 68 - 76 - 94 =
+-333; their average is (-268 - 333) / 2 = -300.5, so the knocker's day score is -268 + 300.5 =
++32.5 and the steady player's -333 + 300.5 = -32.5."""
 
 
 def test_the_duplicate_score_is_the_total_less_the_days_average_worked_by_hand() -> None:
@@ -150,14 +150,14 @@ def test_two_players_play_the_seeded_day_and_get_the_duplicate_scores_worked_by_
     knocker.go("GET", "/")
     steady.go("GET", "/")
     done = _play_day(knocker, True, seen)
-    assert "-395</b> points over the five deals (-54, -75, -76, -98, -92)" in done
+    assert "-268</b> points over the five deals (-1, -54, -42, -102, -69)" in done
     assert "id=daily-score>0.0<" in done  # alone so far: the average is their own total
     done = _play_day(steady, False, seen)
-    assert "-300</b> points over the five deals (-62, -62, -70, -68, -38)" in done
-    assert "id=daily-score>+47.5<" in done
+    assert "-333</b> points over the five deals (-54, -41, -68, -76, -94)" in done
+    assert "id=daily-score>-32.5<" in done
     rows = _attempts(url)
     assert [json.loads(str(r["points"])) for r in rows] == [KNOCKER, STEADY]
-    assert [r["total"] for r in rows] == [-395, -300]
+    assert [r["total"] for r in rows] == [-268, -333]
     # The points are the hands' own, as the engine scores them from the moves stored.
     for row in rows:
         moves = json.loads(str(row["moves"]))
@@ -165,12 +165,12 @@ def test_two_players_play_the_seeded_day_and_get_the_duplicate_scores_worked_by_
             json.loads(str(row["points"]))
     results = knocker.go("GET", f"/daily/{DAY}").text
     seen.append(results)
-    assert re.search(r"<td>1</td><td>A guest</td><td>-300</td><td class=score>\+47\.5</td>", results)
-    assert re.search(r"<td>2</td><td>A guest \(you\)</td><td>-395</td><td class=score>-47\.5</td>", results)
-    assert "id=daily-average>-347.5<" in results
+    assert re.search(r"<td>1</td><td>A guest \(you\)</td><td>-268</td><td class=score>\+32\.5</td>", results)
+    assert re.search(r"<td>2</td><td>A guest</td><td>-333</td><td class=score>-32\.5</td>", results)
+    assert "id=daily-average>-300.5<" in results
     board = knocker.go("GET", "/leaderboard").text
     seen.append(board)
-    assert "+47.5" in board and "-47.5" in board
+    assert "+32.5" in board and "-32.5" in board
     code = str(rows[0]["code"])
     for path in (f"/daily/{DAY}/replay/{code}", f"/api/daily/{DAY}/{code}/replay"):
         closed = knocker.go("GET", path)
