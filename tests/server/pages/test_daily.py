@@ -367,3 +367,21 @@ def test_a_hand_hard_ends_before_the_person_moves_is_scored() -> None:
             assert match.current is None or match.current.to_act == daily.PERSON
             assert match.current is not None or daily.points(match) is not None
     assert parse_action("0 pass")
+
+
+def test_an_attempt_unfinished_at_midnight_is_closed_and_not_scored(day: tuple[Starlette, Path, str]) -> None:
+    app, clock, url = day
+    player = Browser(app)
+    player.go("GET", "/")
+    csrf = _field(player.go("GET", "/daily").text, "csrf")
+    assert player.go("POST", "/daily/start", {"csrf": csrf}).status_code == 303
+    version = _field(player.go("GET", "/daily").text, "version")
+    stored = _attempts(url)
+    clock.write_text(NEXT_DAY, encoding="utf-8")
+    late = player.go("POST", "/daily/move", {"csrf": csrf, "version": version, "move": "0 pass"})
+    assert late.status_code == 409 and "You have not started today" in late.text  # a new day
+    assert "id=daily-start" in player.go("GET", "/daily").text
+    results = player.go("GET", f"/daily/{DAY}").text
+    assert "Nobody has finished this day" in results
+    assert "1 player has started and not finished (not scored: the day is over)" in results
+    assert _attempts(url) == stored
