@@ -59,6 +59,18 @@ def test_the_duplicate_score_is_the_total_less_the_days_average_worked_by_hand()
     assert daily.duplicate({}) == {}
 
 
+@given(totals=st.lists(st.integers(-2000, 2000), min_size=1, max_size=30), shift=st.integers(-500, 500))
+def test_day_scores_sum_to_nothing_and_ignore_the_days_luck(totals: list[int], shift: int) -> None:
+    """Day scores add up to zero, and a day whose cards give everyone ``shift`` points more
+    leaves every score as it was: only the difference to the others counts."""
+    players = {f"p{n}": total for n, total in enumerate(totals)}
+    scores = daily.duplicate(players)
+    assert sum(scores.values()) == 0
+    assert daily.duplicate({p: t + shift for p, t in players.items()}) == scores
+    ranked = sorted(players, key=lambda p: players[p])
+    assert sorted(players, key=lambda p: scores[p]) == ranked
+
+
 def test_the_days_seed_is_the_hmac_of_its_date_and_a_published_seed_is_checked() -> None:
     assert daily.day_seed(bytes.fromhex(SECRET), date.fromisoformat(DAY)) == SEED
     assert daily.day_seed(bytes.fromhex(SECRET), date(2026, 12, 8)) != SEED
