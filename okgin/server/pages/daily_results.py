@@ -59,21 +59,30 @@ def week_of(today: date) -> list[date]:
     return [monday + timedelta(days=n) for n in range((today - monday).days + 1)]
 
 
-def week_best(store: DailyStore, today: date) -> list[dict[str, Any]]:
+def week_best(
+    store: DailyStore, today: date, you: str | None,
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The week's best: each player's day scores summed over this UTC week's days so far
-    (today's as it stands), best first, the first ``WEEK_SHOWN``."""
+    (today's as it stands), best first, the first ``WEEK_SHOWN`` of those the leaderboard lists
+    (a name chosen, not banned: every finisher counts in the days' averages all the same); and
+    ``you``'s own sum and days, if you played this week."""
     days = week_of(today)
     found = store.finishers([d.isoformat() for d in days])
     sums: dict[str, Fraction] = {}
-    names: dict[str, str] = {}
+    names: dict[str, str | None] = {}
     played: dict[str, int] = {}
     for finishers in found.values():
         for _rank, f, score in _ranked(finishers):
             sums[f.player] = sums.get(f.player, Fraction(0)) + score
-            names[f.player] = f.name or GUEST
+            names[f.player] = f.name
             played[f.player] = played.get(f.player, 0) + 1
-    ordered = sorted(sums, key=lambda p: -sums[p])[:WEEK_SHOWN]
-    return [{"name": names[p], "score": shown(sums[p]), "days": played[p], "player": p} for p in ordered]
+    banned = store.banned(set(sums))
+    listed = [p for p in sums if names[p] and p not in banned]
+    ordered = sorted(listed, key=lambda p: -sums[p])[:WEEK_SHOWN]
+    rows = [{"name": names[p], "score": shown(sums[p]), "days": played[p], "you": p == you} for p in ordered]
+    yours = None if you is None or you not in sums else {
+        "score": shown(sums[you]), "days": played[you], "listed": you in listed}
+    return rows, yours
 
 
 def replay_steps(store: DailyStore, day: date, code: str) -> dict[str, Any] | None:

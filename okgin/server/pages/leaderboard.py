@@ -25,8 +25,8 @@ async def leaderboard_page(request: Request) -> Response:
     player = session.player if session is not None else None
     boards, standings = await anyio.to_thread.run_sync(rated.boards, player)
     today = request.app.state.settings.clock.today()
-    week = await anyio.to_thread.run_sync(week_best, request.app.state.daily, today)
+    week, yours = await anyio.to_thread.run_sync(week_best, request.app.state.daily, today, player)
     return render(request, "leaderboard.html", boards=boards, standings=standings, families=FAMILIES,
                   titles=TITLES, top=TOP, new=SHOWN_NEW, provisional=PROVISIONAL,
                   named=bool(session is not None and session.name), week=week,
-                  monday=week_of(today)[0].isoformat(), player=player)
+                  monday=week_of(today)[0].isoformat(), yours=yours)

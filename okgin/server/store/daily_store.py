@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from okgin.server.store.db import storage_errors
-from okgin.server.store.schema import daily_attempts, daily_secrets, players
+from okgin.server.store.schema import daily_attempts, daily_secrets, player_bans, players
 
 
 class AlreadyStarted(Exception):
@@ -134,6 +134,14 @@ class DailyStore:
             for day, code, player, name, total, points, finished in db.execute(query).all():
                 found[day].append(Finisher(code, player, name, total, tuple(json.loads(points)), finished))
         return found
+
+    def banned(self, among: set[str]) -> set[str]:
+        """Which of ``among`` the operator banned from the leaderboard (docs/moderation.md)."""
+        if not among:
+            return set()
+        with storage_errors("reading the bans"), self.engine.connect() as db:
+            rows = db.execute(select(player_bans.c.player).where(player_bans.c.player.in_(among))).all()
+        return {player for (player,) in rows}
 
     def unfinished(self, day: str) -> int:
         """How many attempts at ``day`` were started and not finished."""

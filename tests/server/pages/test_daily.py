@@ -22,7 +22,7 @@ import pytest
 from daily_days import DAY, NEXT_DAY, SECRET, choose, clock_file, seeded_store
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from starlette.applications import Starlette
 from test_accounts import Browser
 
@@ -33,7 +33,7 @@ from okgin.record import deal_to_json
 from okgin.server import create_app
 from okgin.server.pages import daily_play
 from okgin.server.store.daily_store import AlreadyStarted, Attempt, DailyStore
-from okgin.server.store.schema import daily_attempts
+from okgin.server.store.schema import daily_attempts, player_bans
 from okgin.server.store.storage import Store
 from okgin.server.wire.limits import Limits
 
@@ -161,6 +161,7 @@ def test_two_players_play_the_seeded_day_and_get_the_duplicate_scores_worked_by_
     seen: list[str] = []
     knocker.go("GET", "/")
     steady.go("GET", "/")
+    assert knocker.post("/profile/name", name="Ann").status_code == 303  # named: on the leaderboard
     done = _play_day(knocker, True, seen)
     assert "-268</b> points over the five deals (-1, -54, -42, -102, -69)" in done
     assert "id=daily-score>0.0<" in done  # alone so far: the average is their own total
@@ -177,12 +178,24 @@ def test_two_players_play_the_seeded_day_and_get_the_duplicate_scores_worked_by_
             json.loads(str(row["points"]))
     results = knocker.go("GET", f"/daily/{DAY}").text
     seen.append(results)
-    assert re.search(r"<td>1</td><td>A guest \(you\)</td><td>-268</td><td class=score>\+32\.5</td>", results)
+    assert re.search(r"<td>1</td><td>Ann \(you\)</td><td>-268</td><td class=score>\+32\.5</td>", results)
     assert re.search(r"<td>2</td><td>A guest</td><td>-333</td><td class=score>-32\.5</td>", results)
     assert "id=daily-average>-300.5<" in results
     board = knocker.go("GET", "/leaderboard").text
     seen.append(board)
-    assert "+32.5" in board and "-32.5" in board
+    # The week's best lists the named (Ann), not the guest, whose score counts all the same.
+    week = board[board.index('id=daily'):]
+    assert re.search(r"<tr class=you><td>1</td><td>Ann \(you\)</td><td>\+32\.5</td><td>1</td></tr>", week)
+    assert "-32.5" not in week
+    assert "Your week: <b>+32.5</b> over 1 day." in week
+    theirs = steady.go("GET", "/leaderboard").text
+    assert "Your week: <b>-32.5</b> over 1 day. You are listed once you choose a name" in theirs
+    store = Store(url)
+    with store.engine.begin() as db:  # the operator bans Ann from the leaderboard
+        db.execute(insert(player_bans).values(player=rows[0]["player"], reason="test", created=0.0))
+    store.close()
+    week = knocker.go("GET", "/leaderboard").text.split("id=daily", 1)[1]
+    assert "Ann" not in week and "Nobody is listed this week yet" in week
     code = str(rows[0]["code"])
     for path in (f"/daily/{DAY}/replay/{code}", f"/api/daily/{DAY}/{code}/replay"):
         closed = knocker.go("GET", path)
