@@ -20,11 +20,16 @@ SUITS = "SHDC"
 """The order the hand is shown in: spades, hearts, diamonds, clubs, each by rank."""
 
 
-def _card(card: Any) -> dict[str, Any]:
+def _place(card: Card) -> tuple[int, int]:
+    """Where a card is shown: by suit (spades, hearts, diamonds, clubs), then rank."""
+    return SUITS.index(str(card)[1]), int(card.rank)
+
+
+def _card(card: Card) -> dict[str, Any]:
     return {"code": str(card), "short": short(card), "red": card.suit.symbol in "♥♦"}
 
 
-def _label(action: PlayerAction, top: Any) -> str:
+def _label(action: PlayerAction, top: Card | None) -> str:
     """A move's button, in words."""
     if isinstance(action, Pass):
         return "Pass"
@@ -48,15 +53,11 @@ def table(attempt: Attempt, match: Match) -> dict[str, Any]:
     since = mine[-1] + 1 if mine else 0
     top = view.discards[-1] if view.discards else None
     arranged = arrange(view.hand)
-    def place(card: Card) -> tuple[int, int]:
-        return SUITS.index(str(card)[1]), int(card.rank)
-
-    order = sorted(view.hand, key=place)
     legal = list(view.legal)
     plain = [a for a in legal if isinstance(a, Pass | Take | Draw | BigGin)]
-    discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: place(a.card))
+    discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: _place(a.card))
     knocks = sorted((a for a in legal if isinstance(a, Knock) and a.melds is None),
-                    key=lambda a: place(a.card))
+                    key=lambda a: _place(a.card))
     shown: dict[str, Any] | None = None
     if hand.result is not None:
         result = hand.result
@@ -74,7 +75,7 @@ def table(attempt: Attempt, match: Match) -> dict[str, Any]:
         "upcard": _card(hand.deal.upcard), "limit": hand.knock_limit, "doubled": hand.multiplier > 1,
         "stock": view.stock_count, "top": _card(top) if top is not None else None,
         "pile": len(view.discards), "their_cards": view.hand_sizes[COMPUTER],
-        "hand": [_card(c) for c in order], "deadwood": arranged.deadwood,
+        "hand": [_card(c) for c in sorted(view.hand, key=_place)], "deadwood": arranged.deadwood,
         "melds": [" ".join(short(c) for c in meld) for meld in arranged.melds],
         "heard": [step["words"] for step in steps[since + 1:]],
         "turn": view.my_turn,
