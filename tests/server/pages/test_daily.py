@@ -355,9 +355,11 @@ def test_a_real_store_makes_its_own_secret_once(tmp_path: Path) -> None:
     assert len(secret) == 32 and store.secret() == secret
 
 
-def test_the_seed_is_in_no_page_of_a_real_server_before_the_day_ends(tmp_path: Path) -> None:
+def test_the_seed_is_in_no_page_or_frame_of_a_real_server_before_the_day_ends(tmp_path: Path) -> None:
     """A real `okgin serve` with the clock file: the day's pages, the leaderboard, the replay
-    data asked for too early; none carries the seed."""
+    data asked for too early, and the WebSocket's frames of a game the same player plays meanwhile;
+    none carries the seed (nor the secret)."""
+    from scripted_client import Client, run
     from server_process import ServerProcess
 
     seeded_store(tmp_path / "games.db")
@@ -373,7 +375,18 @@ def test_the_seed_is_in_no_page_of_a_real_server_before_the_day_ends(tmp_path: P
             assert started.status_code == 303
             texts = [page, started.text, *(web.get(p).text for p in (
                 "/daily", f"/daily/{DAY}", "/leaderboard", f"/api/daily/{DAY}/x/replay"))]
-            assert not any(SEED in text for text in texts)
+            cookie = web.cookies["okgin_session"]
+
+            async def game_frames() -> list[str]:
+                client = await Client.connect(server.ws_url, cookie)
+                await client.open_game({"type": "new", "opponents": ["easy"], "seed": 3,
+                                        "rules": {"preset": "oklahoma", "target": 10}})
+                await client.play()
+                await client.close()
+                return client.frames
+
+            texts += run(game_frames())
+            assert not any(SEED in text or SECRET in text for text in texts)
             assert "Deal 1 of 5" in texts[2]
             clock.write_text(NEXT_DAY, encoding="utf-8")
             assert SEED in web.get(f"/daily/{DAY}").text
