@@ -185,6 +185,9 @@ async def replay_page(request: Request) -> Response:
         return message(request, "Replay", "A day's deals may be replayed once the day is over.", 404,
                        error=True)
     day, code = found
+    attempt = await anyio.to_thread.run_sync(_store(request).by_code, day.isoformat(), code)
+    if attempt is None or attempt.finished is None:
+        return message(request, "Replay", "No finished attempt with that code on that day.", 404, error=True)
     return render(request, "replay.html", game="", source=f"/api/daily/{day.isoformat()}/{code}/replay")
 
 

@@ -47,7 +47,7 @@ def day_results(store: DailyStore, day: date, today: date) -> dict[str, Any]:
         "average": None if average is None else shown(average).lstrip("+"),
         "unfinished": store.unfinished(day.isoformat()),
         "seed": day_seed(store.secret(), day) if over else None,
-        "previous": (day - timedelta(days=1)).isoformat(),
+        "previous": (day - timedelta(days=1)).isoformat() if day > date.min else None,
         "next": (day + timedelta(days=1)).isoformat() if day < today else None,
         "deals": DEALS,
     }

@@ -320,8 +320,11 @@ def test_bad_input_is_refused_and_changes_nothing(day: tuple[Starlette, Path, st
                                origin="https://evil.example")
     assert from_elsewhere.status_code == 403
     assert _attempts(url) == stored
-    for path in ("/daily/2026-13-01", "/daily/tomorrow", "/daily/2026-12-08", "/daily/9999-01-01"):
+    for path in ("/daily/2026-13-01", "/daily/tomorrow", "/daily/2026-12-08", "/daily/9999-01-01",
+                 "/daily/0001-01-01/replay/abc", "/api/daily/2026-12-07/abc/replay"):
         assert player.go("GET", path).status_code == 404
+    first = player.go("GET", "/daily/0001-01-01")  # the first day there is: no day before it
+    assert first.status_code == 200 and "The day before" not in first.text
 
 
 def test_moves_past_the_rate_limit_are_refused(tmp_path: Path) -> None:
