@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from datetime import date
 from fractions import Fraction
 from pathlib import Path
@@ -32,6 +33,7 @@ from okgin.errors import OkginError
 from okgin.record import deal_to_json
 from okgin.server import create_app
 from okgin.server.pages import daily_play
+from okgin.server.players.identity import Players
 from okgin.server.store.daily_store import AlreadyStarted, Attempt, DailyStore
 from okgin.server.store.schema import daily_attempts, player_bans
 from okgin.server.store.storage import Store
@@ -246,6 +248,11 @@ def test_an_attempt_resumes_where_it_was_and_a_second_after_finishing_is_refused
     assert len(_attempts(url)) == 1
     done = _play_day(player, True, [])
     assert "id=daily-done" in done
+    # A guest who played is a player: the sweep of idle guests (who never sat down) keeps them.
+    store = Store(url)
+    Players(store.engine).forget_idle_guests(time.time() + 3600)
+    store.close()
+    assert "id=daily-done" in player.go("GET", "/daily").text
     stored = _attempts(url)
     again = player.go("POST", "/daily/start", {"csrf": csrf})
     assert again.status_code == 409
