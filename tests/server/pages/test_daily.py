@@ -433,3 +433,32 @@ def test_an_attempt_unfinished_at_midnight_is_closed_and_not_scored(day: tuple[S
     assert "Nobody has finished this day" in results
     assert "1 player has started and not finished (not scored: the day is over)" in results
     assert _attempts(url) == stored
+
+
+def test_two_moves_at_the_same_moment_play_one(tmp_path: Path) -> None:
+    """Two tabs send a move from the same page at once: one is played, the other refused as out
+    of date (compare-and-set on the attempt's version), never both."""
+    url = seeded_store(tmp_path / "games.db")
+    store = DailyStore(Store(url).engine)
+    today = date.fromisoformat(DAY)
+    attempt = daily_play.start(store, today, "player-a")
+    gate = threading.Barrier(2)
+    answers: list[str] = []
+
+    def move(text: str) -> None:
+        gate.wait()
+        try:
+            daily_play.move(store, today, "player-a", text, attempt.version)
+            answers.append("played")
+        except daily_play.DailyRefused as refused:
+            answers.append(str(refused))
+
+    threads = [threading.Thread(target=move, args=(text,)) for text in ("0 pass", "0 take")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == sorted(["played", daily_play.OUT_OF_DATE])
+    stored = store.attempt(DAY, "player-a")
+    assert stored is not None and stored.version == attempt.version + 1
+    assert [m for m in stored.moves[0] if m.startswith("0 ")] in (["0 pass"], ["0 take"])
