@@ -13,7 +13,7 @@ from okgin.server.store.daily_store import DailyStore, Finisher
 from okgin.steps import game_steps
 
 PLAYER = "Player"
-"""The person's seat in a replay, whoever's it is."""
+"""The person's seat in a replay when they chose no name."""
 GUEST = "A guest"
 """How a player who chose no name is shown."""
 WEEK_SHOWN = 20
@@ -92,7 +92,9 @@ def replay_steps(store: DailyStore, day: date, code: str) -> dict[str, Any] | No
     if attempt is None or attempt.finished is None:
         return None
     seed = day_seed(store.secret(), day)
-    names = [PLAYER, LEVEL]
+    finishers = store.finishers([day.isoformat()])[day.isoformat()]
+    named = next((f.name for f in finishers if f.code == code), None)
+    names = [named or PLAYER, LEVEL]
     every = [game_steps(replayed(seed, deal, moves), names) for deal, moves in enumerate(attempt.moves)]
     hands = [{**hand, "number": deal + 1} for deal, steps in enumerate(every) for hand in steps["hands"]]
     return {**every[0], "hands": hands}

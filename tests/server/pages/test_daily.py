@@ -212,6 +212,7 @@ def test_two_players_play_the_seeded_day_and_get_the_duplicate_scores_worked_by_
     assert f"okgin sim --daily {SEED}" in results
     replay = steady.go("GET", f"/api/daily/{DAY}/{code}/replay").json()
     assert [hand["number"] for hand in replay["hands"]] == [1, 2, 3, 4, 5]
+    assert replay["names"] == ["Ann", "hard"]  # the knocker's, by the name she chose
     printed = subprocess.run([sys.executable, "-m", "okgin.cli", "sim", "--daily", SEED],
                              capture_output=True, text=True, check=True).stdout.splitlines()
     records = [json.loads(line) for line in printed]
