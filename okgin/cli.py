@@ -150,6 +150,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from okgin.server.pool.choices import PoolSettings
     from okgin.server.wire.limits import NO_ADDRESS_LIMITS
 
+    if args.clock_file and not args.allow_seeds:
+        raise OkginError("--clock-file is for tests only: it needs --allow-seeds")
     if args.broker:  # an unreachable Redis stops here in one line, not in uvicorn's lifespan
         from okgin.server.rooms.redis_broker import check_broker
 
@@ -160,7 +162,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
         idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
         away_seconds=args.away_seconds, hosts=hosts, secure_cookies=args.secure_cookies,
-        pool=PoolSettings(offer_seconds=args.pool_offer_seconds),
+        pool=PoolSettings(offer_seconds=args.pool_offer_seconds), clock_file=args.clock_file,
     )
     where = app.state.store.url  # the URL with its password, if any, hidden
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {where})", flush=True)
@@ -190,8 +192,27 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def _daily_deals(seed: str, levels: list[str]) -> int:
+    """``okgin sim --daily SEED``: the day's five deals, one game record (one hand, nothing played
+    yet) a line, so anyone can check a published day's deals (docs/daily.md)."""
+    import json
+
+    from okgin.daily import check_seed, records
+
+    if levels:
+        raise OkginError("--daily deals the day's hands for you and hard: name no players with it")
+    for record in records(check_seed(seed)):
+        print(json.dumps(record, separators=(",", ":")))
+    return 0
+
+
 def _cmd_sim(args: argparse.Namespace) -> int:
     from okgin.sim import sim_command
+
+    if args.daily is not None:
+        return _daily_deals(args.daily, args.players)
+    if not args.players:
+        raise OkginError("name two to four levels to play (e.g. okgin sim hard simple), or --daily SEED")
 
     return sim_command(
         args.players, matches=args.matches, rules=args.rules, seed=args.seed, jobs=args.jobs,
@@ -260,7 +281,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_play)
 
     p = commands.add_parser("sim", help="play matches between computer players and report")
-    p.add_argument("players", nargs="+", help="two to four levels, e.g. hard simple")
+    p.add_argument("players", nargs="*", help="two to four levels, e.g. hard simple")
+    p.add_argument("--daily", default=None, metavar="SEED",
+                   help="print the five deals of the daily deal whose published seed is SEED, as records"
+                        " (docs/daily.md)")
     p.add_argument("--matches", type=int, default=200, help="matches to play (default 200)")
     p.add_argument("--rules", default="oklahoma", help="a preset (default: oklahoma)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
@@ -314,6 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--broker", default=None, help="redis://… to share rooms between processes")
     p.add_argument("--allow-seeds", action="store_true",
                    help="let clients choose the shuffle's seed (for tests only: it reveals every card)")
+    p.add_argument("--clock-file", default=None, metavar="PATH",
+                   help="for tests, with --allow-seeds only: the daily deal's UTC time is read from it")
     p.add_argument("--origin", action="append", default=[],
                    help="another origin allowed to open the WebSocket (e.g. https://example.com)")
     p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",

@@ -23,6 +23,7 @@ from okgin.server.coach.answers import coach_work
 from okgin.server.pages.api_routes import api_routes
 from okgin.server.pages.bot_pages import bot_routes
 from okgin.server.pages.coach_routes import coach_routes
+from okgin.server.pages.daily import daily_routes
 from okgin.server.pages.health import healthz
 from okgin.server.pages.history import history_page
 from okgin.server.pages.play_online import play_online_routes
@@ -53,11 +54,13 @@ from okgin.server.rooms.backends import make_broker, make_presence
 from okgin.server.rooms.hall import Hall
 from okgin.server.rooms.services import PROCESS, RoomServices
 from okgin.server.rooms.thinking import Thinking
+from okgin.server.store.daily_store import DailyStore
 from okgin.server.store.storage import DEFAULT_URL, StorageError, Store
 from okgin.server.store.tournament_store import TournamentStore
 from okgin.server.tournaments.director import Director
 from okgin.server.tournaments.events import Tournaments
 from okgin.server.wire.admission import game_socket
+from okgin.server.wire.clock import Clock
 from okgin.server.wire.headers import DEFAULT_HOSTS, SecurityHeaders
 from okgin.server.wire.limits import Limiter, Limits
 from okgin.server.wire.messages import ID_PATTERN
@@ -87,7 +90,7 @@ def create_app(
     db_url: str = DEFAULT_URL, *, broker_url: str | None = None, allow_seeds: bool = False,
     origins: Sequence[str] = (), idle_hours: float | None = 24.0, limits: Limits | None = None,
     away_seconds: float = 60.0, hosts: Sequence[str] = DEFAULT_HOSTS, secure_cookies: bool = False,
-    pool: PoolSettings | None = None,
+    pool: PoolSettings | None = None, clock_file: str | None = None,
 ) -> Starlette:
     """The web game, storing games at ``db_url`` (any SQLAlchemy URL).
 
@@ -97,8 +100,11 @@ def create_app(
     ``idle_hours`` are removed (None: kept for ever); a host may hand an away player's seat
     to a computer player after ``away_seconds``; ``secure_cookies`` marks the session cookie
     Secure (served over https, directly or behind a proxy); ``pool``: Play online's waits and
-    timer (``PoolSettings``' defaults if None).
+    timer (``PoolSettings``' defaults if None); ``clock_file``: the daily deal's time read from
+    this file (tests only: refused without ``allow_seeds``).
     """
+    if clock_file and not allow_seeds:
+        raise ValueError("a clock file is for tests only: it needs allow_seeds (--allow-seeds)")
     store = Store(db_url)
     broker = make_broker(broker_url)
     thinking = Thinking()
@@ -160,6 +166,7 @@ def create_app(
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),
         *coach_routes(),
+        *daily_routes(),
         *profile_routes(),
         *tournament_routes(),
         *table_routes(),
@@ -182,7 +189,8 @@ def create_app(
     app.state.hosts = frozenset(host.lower() for host in hosts)
     app.state.metrics = metrics
     app.state.limiter = limiter
-    app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds)
+    app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds, Clock(clock_file))
+    app.state.daily = DailyStore(store.engine)
     return app
 
 

@@ -1,6 +1,6 @@
 """The site frame (issue 25, item 1): the table's header and every page off the table offer
-Play, Play with friends, Tables, Tournaments, Leaderboard and the profile (where you sign in), and a
-link to "Play with friends" from another page opens its dialog at the table."""
+Play, Play with friends, Tables, Tournaments, the daily deal, Leaderboard and the profile (where you
+sign in), and a link to "Play with friends" from another page opens its dialog at the table."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from server_process import ServerProcess
 from test_browser_coach import session_cookie
 from test_coach_server import seed_games
 
-SITE = ("Play", "Play online", "Play with friends", "Tables", "Tournaments", "Leaderboard", "Sign in")
-PAGES = ("/tables", "/t", "/leaderboard", "/stats", "/history", "/profile", "/how-to-play")
+SITE = ("Play", "Play online", "Play with friends", "Tables", "Tournaments", "Daily deal", "Leaderboard",
+        "Sign in")
+PAGES = ("/tables", "/t", "/leaderboard", "/stats", "/history", "/profile", "/how-to-play", "/daily")
 
 
 def test_every_page_off_the_table_has_the_site_links(browser: Browser, server: ServerProcess) -> None:
@@ -41,8 +42,8 @@ def test_the_tables_menu_reaches_tournaments_leaderboard_and_profile(browser: Br
         page.goto(server.url + "/")
         page.click("#menu-toggle")
         nav = page.locator("#game-nav")
-        links = (("Tables", "/tables"), ("Tournaments", "/t"), ("Leaderboard", "/leaderboard"),
-                 ("Sign in", "/profile#sign-in"))
+        links = (("Tables", "/tables"), ("Tournaments", "/t"), ("Daily deal", "/daily"),
+                 ("Leaderboard", "/leaderboard"), ("Sign in", "/profile#sign-in"))
         for name, href in links:
             expect(nav.get_by_role("link", name=name, exact=True)).to_have_attribute("href", href)
         expect(nav.locator("#new-game")).to_be_visible()  # the table's own items stay

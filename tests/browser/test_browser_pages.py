@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeAlias
 from urllib.parse import urlencode
 
 import pytest
 from conftest import new_context, shot
+from daily_days import play_attempt
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from sqlalchemy import create_engine, insert
@@ -27,6 +29,7 @@ from tournament_client import Browser as Visitor
 
 from okgin.rules import preset
 from okgin.server.pages.analysis import EXAMPLE
+from okgin.server.players.identity import Players
 from okgin.server.rooms.room import Room
 from okgin.server.store.room_store import RoomTable
 from okgin.server.store.schema import players, ratings
@@ -117,6 +120,23 @@ def _open_tables(db: Path) -> None:
     store.close()
 
 
+def _daily(db: Path, cookie: str) -> dict[str, str]:
+    """The daily deal: yesterday finished by Ann and Eve <b> (its results and a replay: the day
+    is over), and today's deal of the guest, waiting for their discard (a button a card)."""
+    url = f"sqlite:///{db}"
+    store = Store(url)
+    session = Players(store.engine).session(cookie)
+    store.close()
+    assert session is not None
+    today = datetime.now(UTC).date()
+    yesterday = today - timedelta(days=1)
+    code = play_attempt(url, yesterday, "pages-player-0", True).code
+    play_attempt(url, yesterday, "pages-player-4", False)
+    play_attempt(url, today, session.player, True, until_discard=True)
+    return {"daily": "/daily", "daily-results": f"/daily/{yesterday.isoformat()}",
+            "daily-replay": f"/daily/{yesterday.isoformat()}/replay/{code}"}
+
+
 def _tournaments(server: ServerProcess, cookie: str) -> dict[str, str]:
     """One knockout of computers played to the end, and a Swiss with a person waiting at
     their table (running)."""
@@ -148,14 +168,16 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
              "leaderboard": "/leaderboard", "statistics": "/stats",
              "history": "/history", "profile": "/profile", "how-to-play": "/how-to-play",
              "review": f"/games/{games[0]}/review", "replay": f"/games/{games[0]}/replay",
-             "analysis": "/analysis?" + urlencode(EXAMPLE), **_tournaments(server, cookie)}
+             "analysis": "/analysis?" + urlencode(EXAMPLE), **_tournaments(server, cookie),
+             **_daily(db, cookie)}
     yield server, cookie, pages
     server.stop()
 
 
 PAGES = ("play-online", "tables", "bots", "tournaments", "tournament-finished", "tournament-running",
          "leaderboard", "statistics",
-         "history", "profile", "how-to-play", "review", "replay", "analysis")
+         "history", "profile", "how-to-play", "review", "replay", "analysis", "daily", "daily-results",
+         "daily-replay")
 
 
 @pytest.mark.slow
@@ -217,5 +239,11 @@ def test_the_matrix_pages_hold_real_data(browser: Browser, site: Site) -> None:
         assert "Ann" in page.inner_text("main")
         page.goto(server.url + pages["analysis"])
         assert page.locator("#board-analysis .board-values tbody tr").count() >= 2
+        page.goto(server.url + pages["daily"])
+        assert page.locator("button[name=move]").count() >= 10  # a discard a card
+        page.goto(server.url + pages["daily-results"])
+        assert page.locator(".daily-results tbody tr").count() == 2 and "Eve &lt;b&gt;" in page.content()
+        page.goto(server.url + pages["daily-replay"])
+        expect(page.locator("#replay-hand option")).to_have_count(5)
     finally:
         context.close()

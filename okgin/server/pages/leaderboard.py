@@ -1,4 +1,5 @@
-"""The leaderboard page (`/leaderboard`): the best 100 of each rating family, and your own place."""
+"""The leaderboard page (`/leaderboard`): the best 100 of each rating family, your own place, and
+the daily deal's week's best (docs/daily.md)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
+from okgin.server.pages.daily_results import week_best, week_of
 from okgin.server.pages.template import render
 from okgin.server.players.rating_store import TOP, RatingStore
 from okgin.server.players.ratings import FAMILIES, PROVISIONAL, SHOWN_NEW
@@ -22,6 +24,9 @@ async def leaderboard_page(request: Request) -> Response:
     session = session_of(request)
     player = session.player if session is not None else None
     boards, standings = await anyio.to_thread.run_sync(rated.boards, player)
+    today = request.app.state.settings.clock.today()
+    week, yours = await anyio.to_thread.run_sync(week_best, request.app.state.daily, today, player)
     return render(request, "leaderboard.html", boards=boards, standings=standings, families=FAMILIES,
                   titles=TITLES, top=TOP, new=SHOWN_NEW, provisional=PROVISIONAL,
-                  named=bool(session is not None and session.name))
+                  named=bool(session is not None and session.name), week=week,
+                  monday=week_of(today)[0].isoformat(), yours=yours)

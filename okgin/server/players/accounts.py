@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from okgin.server.players import passwords, rating_store
 from okgin.server.players.devices import device_name
 from okgin.server.players.identity import Players, Session
-from okgin.server.store import chips, tournament_store
+from okgin.server.store import chips, daily_store, tournament_store
 from okgin.server.store.db import storage_errors
 from okgin.server.store.schema import (
     abandonments,
@@ -333,6 +333,7 @@ def _forget(db: Connection, player: str) -> None:
                 data["seats"][seat]["name"] = FORMER
                 db.execute(update(rooms).where(rooms.c.code == room).values(data=json.dumps(data)))
     rating_store.forget(db, player)
+    daily_store.forget(db, player)  # the daily deal's attempts
     db.execute(delete(passkey_challenges).where(passkey_challenges.c.session.in_(
         select(sessions.c.id_hash).where(sessions.c.player == player))))
     for table in (game_players, room_players, sessions, passkeys, api_tokens, bot_accounts, abandonments):

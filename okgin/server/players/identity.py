@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection, Engine
 from okgin.server.rooms.room import RoomError, clean_name
 from okgin.server.store.db import storage_errors
 from okgin.server.store.name_keys import name_key
-from okgin.server.store.schema import accounts, game_players, players, room_players, sessions
+from okgin.server.store.schema import accounts, daily_attempts, game_players, players, room_players, sessions
 
 SEEN_EVERY = 60.0
 """A session's last_seen is written again only once this many seconds have passed: a page's
@@ -119,10 +119,12 @@ class Players:
             db.execute(update(players).where(players.c.id == player).values(allow_bots=allow))
 
     def forget_idle_guests(self, older_than: float) -> int:
-        """Delete guests made before ``older_than`` (Unix time) who never sat at a table and have
-        no account: a page opened once, or by a program, leaves no row for ever. Returns how many."""
+        """Delete guests made before ``older_than`` (Unix time) who never sat at a table, never
+        played a daily deal and have no account: a page opened once, or by a program, leaves no
+        row for ever. Returns how many."""
         idle = (players.c.created < older_than) & ~exists().where(game_players.c.player == players.c.id) \
             & ~exists().where(room_players.c.player == players.c.id) \
+            & ~exists().where(daily_attempts.c.player == players.c.id) \
             & ~exists().where(accounts.c.player == players.c.id)
         with storage_errors("could not forget idle guests"), self.engine.begin() as db:
             gone = [player for (player,) in db.execute(select(players.c.id).where(idle).limit(1000))]

@@ -23,7 +23,7 @@ COOKIE = "okgin_session"
 KEY = "okgin.session"
 MAX_AGE = 400 * 24 * 3600
 """The cookie's life (browsers cap it at 400 days); the session row lasts until signed out."""
-PAGES = ("/", "/history", "/stats", "/profile", "/t", "/play-online", "/bots")
+PAGES = ("/", "/history", "/stats", "/profile", "/t", "/play-online", "/bots", "/daily")
 """The pages that make a guest when opened without a session (and /r/<code>, a room's link,
 /t/<code>, a tournament's, and /bots/<username>, a bot's, to challenge it)."""
 _SKIP = ("/static/", "/healthz", "/metrics")

@@ -471,3 +471,34 @@ moderation_audit = Table(
     Column("why", String(300), nullable=False),
     Column("created", Float, nullable=False),
 )
+
+# -- the daily deal (okgin/server/store/daily_store.py; docs/daily.md) --
+
+daily_secrets = Table(
+    "daily_secrets",
+    metadata,
+    # The one secret every day's seed is worked out from (HMAC-SHA256 of the date): made at the
+    # first daily deal, never sent to anyone; only a day's seed is published, once the day is over.
+    Column("id", Integer, primary_key=True),
+    Column("secret", String(64), nullable=False),
+)
+
+daily_attempts = Table(
+    "daily_attempts",
+    metadata,
+    # A player's one attempt at a day's deals: the primary key is the rule (one a player a day).
+    # ``moves``: JSON, a list per deal started of its moves in record notation (the person's and
+    # hard's); ``points``: the finished deals' points to the player; ``total`` and ``finished``
+    # once all five are over. ``code``: the attempt's name on the results page (never the id).
+    # ``version`` grows with each save, which is compare-and-set on it.
+    Column("day", String(10), primary_key=True),
+    Column("player", String(40), primary_key=True),
+    Column("code", String(24), nullable=False, unique=True),
+    Column("started", Float, nullable=False),
+    Column("finished", Float, nullable=True),
+    Column("moves", Text, nullable=False),
+    Column("points", Text, nullable=False),
+    Column("total", Integer, nullable=True),
+    Column("version", Integer, nullable=False),
+    Index("daily_attempts_player", "player"),
+)

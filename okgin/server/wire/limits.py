@@ -101,6 +101,11 @@ class Limits:
     # second or more of CPU; a person studies a few a minute, a program is held to this.
     analyses: float = 0.5
     analysis_burst: float = 20.0
+    # The daily deal's moves (/daily): each may run hard's look-ahead (tens of milliseconds of
+    # CPU). A whole day (five deals, rarely 150 moves) fits in the burst; a program is then held
+    # to a person's pace.
+    daily_moves: float = 3.0
+    daily_move_burst: float = 200.0
     # A personal API token (docs/api.md): a bot's requests (a move each, its streams opened),
     # each token its own bucket, so one program's flood is refused (429) and slows nobody else.
     api_requests: float = 10.0
@@ -203,6 +208,7 @@ class Limiter:
         self._token_failures = AddressBuckets(limit.address_token_failures, limit.address_token_failure_burst)
         self._pool_calls = AddressBuckets(limit.pool_calls, limit.pool_call_burst)
         self._analyses = AddressBuckets(limit.analyses, limit.analysis_burst)
+        self._daily = AddressBuckets(limit.daily_moves, limit.daily_move_burst)
         self._api = AddressBuckets(limit.api_requests, limit.api_request_burst)
         self._api_streams: dict[str, int] = {}
 
@@ -241,6 +247,10 @@ class Limiter:
         """Spend one of ``who``'s analyses on the board (a player, or an address without a
         session); False when too fast."""
         return self._analyses.take(who)
+
+    def may_play_daily(self, player: str) -> bool:
+        """Spend one of ``player``'s moves in the daily deal; False when too fast."""
+        return self._daily.take(player)
 
     def may_check_token(self, address: str) -> bool:
         """May an address over its budget have a seat token looked up (it has not failed too often)?"""

@@ -1,9 +1,11 @@
-"""What `okgin serve` tells the socket: seeds allowed, the origins allowed, the grace of a
-seat left away. Read by the endpoint (``admission``) and each connection (``sockets``)."""
+"""What `okgin serve` tells the socket and the pages: seeds allowed, the origins allowed, the grace of a
+seat left away, the clock. Read by the endpoint (``admission``) and each connection (``sockets``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from okgin.server.wire.clock import Clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,3 +15,5 @@ class Settings:
     allow_seeds: bool = False
     origins: frozenset[str] = frozenset()
     away_grace: float = 60.0
+    clock: Clock = field(default_factory=Clock)
+    """What day it is for the daily deal (a test's clock file only with ``allow_seeds``)."""

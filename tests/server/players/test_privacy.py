@@ -181,7 +181,7 @@ PLAYER_IDS = {
     "chip_ledger.player", "tournaments.host", "tournament_entrants.player", "api_tokens.player",
     "bot_accounts.player", "challenges.challenger_player", "challenges.bot_player", "pool_seekers.player",
     "player_blocks.blocker", "player_blocks.blocked", "abandonments.player", "player_reports.reporter",
-    "player_reports.reported", "player_bans.player", "moderation_audit.player",
+    "player_reports.reported", "player_bans.player", "moderation_audit.player", "daily_attempts.player",
 }
 """The columns that hold a player's id."""
 NAMES = {
@@ -292,6 +292,7 @@ def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_name
     assert carl.post("/account/bot", confirm="yes").status_code == 303
     assert ann.post("/bots/carl.bot/challenge", preset="gin", target="50").status_code == 303  # hers to Carl
     game = _finished_game_in_a_room(store, player, "Ann Quinn")
+    assert ann.post("/daily/start").status_code == 303  # today's daily deal, started
     assert _added(ann, SoftPasskey(), name="Ann's phone").json()["ok"]
     _call(ann, "/account/passkeys/register/options", {})  # a ceremony left waiting
     hosted = _tournament(ann, (ann, "Quinn at cards"), (bob, "Bob"))

@@ -95,6 +95,8 @@ document.addEventListener("keydown", (event) => {
 
 const game = $("viewer").dataset.game;
 if (game) load(fetch(`/api/games/${encodeURIComponent(game)}/replay`));
+const source = $("viewer").dataset.source; // a daily deal's five deals (/daily/<date>/replay/<code>)
+if (source) load(fetch(source));
 $("record-file").addEventListener("change", async () => {
   const file = $("record-file").files[0];
   if (file) load(fetch("/api/replay", { method: "POST", body: await file.text(),
