@@ -64,7 +64,9 @@ def test_touch_players_are_not_told_keys(browser: Browser, server: ServerProcess
             expect(page.locator(".keys-line")).to_be_hidden()
             if page.evaluate("document.body.dataset.phase") == "discard":
                 break
+            before = page.evaluate("document.body.dataset.seq")
             page.click("#stock")
+            moved(page, before)  # the next look is at the state after this move, not before its answer
         expect(page.locator("#status")).to_contain_text("tap a card twice to discard it")
     with opened(browser, server.url) as page:  # a keyboard still gets its keys
         wait_my_move(page)
