@@ -177,6 +177,20 @@ def _close_contexts() -> Iterator[None]:
         OPENED.pop().close()
 
 
+def test_a_button_is_the_same_button_while_others_sit(browser: Browser, rooms_server: ServerProcess) -> None:
+    """A room frame redraws only what changed: the host's Start game and the invite
+    link stay the elements they were while a friend sits (a click whose press and release
+    straddled the redraw landed on neither copy, and was lost)."""
+    errors: list[str] = []
+    host, link = host_room(browser, rooms_server, 3, errors)
+    host.evaluate("window.kept = ['start-game', 'copy-link'].map((id) => document.getElementById(id))")
+    sit(browser, link, 1, "Bob", errors)
+    expect(host.locator("#seats")).to_contain_text("Bob")
+    assert host.evaluate("['start-game', 'copy-link'].map((id) => document.getElementById(id))"
+                         ".every((el, i) => el === window.kept[i])")
+    assert not errors, errors
+
+
 def test_three_friends_play_to_the_end_watched_then_rematch(
     browser: Browser, rooms_server: ServerProcess,
 ) -> None:

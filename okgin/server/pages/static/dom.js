@@ -6,10 +6,11 @@ export const $ = (id) => document.getElementById(id);
 
 // An element: `attrs` are attributes, but for `text` (its text) and `on` (a click listener);
 // `children` are nodes or strings.
+const listened = new WeakSet(); // elements given a click listener by h()
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
-    if (key === "on") node.addEventListener("click", value);
+    if (key === "on") { node.addEventListener("click", value); listened.add(node); }
     else if (key === "text") node.textContent = value;
     else node.setAttribute(key, value);
   }
@@ -39,6 +40,27 @@ export function setNodes(el, key, build) {
   return true;
 }
 export const setText = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+
+// Make `box`'s children the `fresh` nodes, keeping each node already drawn that is the same
+// (isEqualNode): a click whose press and release straddle a redraw (another player's move
+// arriving) lands on the button kept, where a rebuilt one would lose it, and focus stays. A
+// changed element whose tag and attributes are the same, with no click listener, keeps its
+// shell and is patched within.
+export function patch(box, fresh) {
+  const old = [...box.childNodes];
+  if (old.length !== fresh.length) { box.replaceChildren(...fresh); return; }
+  old.forEach((node, i) => {
+    const next = fresh[i];
+    if (node.isEqualNode(next)) return;
+    if (sameShell(node, next)) patch(node, [...next.childNodes]);
+    else node.replaceWith(next);
+  });
+}
+function sameShell(a, b) {
+  if (a.nodeType !== Node.ELEMENT_NODE || b.nodeType !== Node.ELEMENT_NODE || a.tagName !== b.tagName) return false;
+  if (listened.has(a) || listened.has(b) || a.attributes.length !== b.attributes.length) return false;
+  return [...a.attributes].every((attr) => b.getAttribute(attr.name) === attr.value);
+}
 
 // The children of `box` for these seats, in order, reusing those already drawn (each made by
 // `make(seat)`, marked data-seat).

@@ -4,7 +4,7 @@
 // socket's opening, messages and loss, the header's New game and the buttons at a game's end;
 // it never draws the table itself.
 import { coachChoice, coachLine } from "./coach-choice.js";
-import { $, h } from "./dom.js";
+import { $, h, patch } from "./dom.js";
 import { showBubble } from "./room/bubbles.js";
 import { publicChoice, publicLine, sitFromList } from "./room/listing.js";
 import { drawClock } from "./room/clock.js";
@@ -198,7 +198,7 @@ function drawPanel() {
   }
   // The host's stake box after the buttons: Start game stays in the window on a phone.
   parts.push(buttons, ...(box ? [box] : []), h("p", { id: "turn-timer", hidden: "" }), said);
-  panel.replaceChildren(...parts);
+  patch(panel, parts);
 }
 
 // The lobby says the rules and the target in words before anyone sits (and links How to play).
