@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0019"
+HEAD = "0020"
 """The newest revision (``migrations/versions``; a test checks Alembic agrees): a server at
 the head starts without importing Alembic."""
 _LOCK = 715_015

@@ -182,6 +182,7 @@ PLAYER_IDS = {
     "bot_accounts.player", "challenges.challenger_player", "challenges.bot_player", "pool_seekers.player",
     "player_blocks.blocker", "player_blocks.blocked", "abandonments.player", "player_reports.reporter",
     "player_reports.reported", "player_bans.player", "moderation_audit.player",
+    "puzzles.owner", "puzzle_ratings.player", "puzzle_attempts.player",
 }
 """The columns that hold a player's id."""
 NAMES = {
