@@ -206,7 +206,7 @@ def _cmd_puzzles(args: argparse.Namespace) -> int:
     if args.action == "make":
         return make_command(args.seed, args.count, args.out, quiet=args.quiet)
     if args.action == "mine":
-        from okgin.server.puzzle_mining import mine_command
+        from okgin.server.players.puzzle_mining import mine_command
 
         return mine_command(args.db, limit=args.limit, quiet=args.quiet)
     return check_command(args.salt, args.file, args.count, quiet=args.quiet)

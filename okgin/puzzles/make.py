@@ -52,7 +52,7 @@ preset is played at three or four."""
 LEVELS = ("hard", "normal")
 HANDS = 6
 """Hands looked at per game at most: more games, more kinds of table."""
-QUOTAS = {Phase.DRAW: 0.4, Phase.OFFER: 0.15}
+QUOTAS = {Phase.DRAW: 0.5, Phase.OFFER: 0.2}
 """The most of a set made of one kind of decision: a draw (take or draw) is far more often a
 clear question than a discard (one card worse than all ten others), so without a cap nearly
 every puzzle would be one."""
@@ -114,15 +114,17 @@ def _decisions(hand: Hand, match: Match, bots: list[Player], rng: random.Random)
 
 
 def position_of(view: SeatView, name: str) -> dict[str, str] | None:
-    """``view`` in the board's notation, or None when it is no question: one legal move, gin
-    or Big Gin at hand, or a reshuffle behind it (the board cannot type one in)."""
+    """``view`` in the board's notation (its rules: preset ``name`` at its table size and
+    target), or None when it is no question: one legal move, gin or Big Gin at hand, or a
+    reshuffle behind it (the board cannot type one in)."""
     if len(view.legal) < 2 or any(isinstance(a, Reshuffle) for a in view.history):
         return None
     if any(isinstance(a, BigGin) or (isinstance(a, Knock) and deadwood(view.hand_mask & ~a.card.mask) == 0)
            for a in view.legal):
         return None
     moves = [str(a) for a in view.history if isinstance(a, (Pass, Take, Draw, Discard))]
-    return {"rules": name, "players": str(view.rules.players), "target": "", "seat": str(view.seat),
+    target = "" if view.rules.target == preset(name).target else str(view.rules.target)
+    return {"rules": name, "players": str(view.rules.players), "target": target, "seat": str(view.seat),
             "dealer": str(view.dealer), "upcard": str(view.upcard), "hand": " ".join(map(str, view.hand)),
             "moves": "\n".join(moves), "scores": " ".join(map(str, view.scores))}
 
