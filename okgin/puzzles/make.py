@@ -3,8 +3,8 @@
 Game ``g`` of seed ``S`` is a match under a preset and a table size (2 to 4 seats) drawn from
 ``Random("puzzles:S:g")``, each seat `hard` or `normal`. Every decision of every seat is looked
 at from that seat's view alone (rebuilt from the analysis board's notation, so the puzzle can
-hold nothing more): first cheaply (a margin of 3 on 64 guesses, then of 4.5 on 256 over the
-moves within 12 points of the best on the 64), then a survivor must
+hold nothing more): first cheaply (a margin of 3 on 32 guesses, then of 4.5 on 256 over the
+moves within 12 points of the best on the 32), then a survivor must
 have one move best by ``MARGIN`` points on 1,024 guesses at each of the three making salts,
 by ``MARGIN + SAFETY`` on their mean. ``QUOTAS`` cap the share of one kind of decision.
 Positions that are no question (one legal move, gin or Big Gin at hand) are passed over.
@@ -52,7 +52,7 @@ preset is played at three or four."""
 LEVELS = ("hard", "normal")
 HANDS = 6
 """Hands looked at per game at most: more games, more kinds of table."""
-QUOTAS = {Phase.DRAW: 0.5, Phase.OFFER: 0.2}
+QUOTAS = {Phase.DRAW: 0.6, Phase.OFFER: 0.2}
 """The most of a set made of one kind of decision: a draw (take or draw) is far more often a
 clear question than a discard (one card worse than all ten others), so without a cap nearly
 every puzzle would be one."""

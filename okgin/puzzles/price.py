@@ -18,13 +18,13 @@ GUESSES = 1024
 """Guessed deals a puzzle's answer is priced on."""
 MARGIN = 6.0
 """Points by which the answer must beat every other legal move."""
-QUICK_GUESSES = 64
+QUICK_GUESSES = 32
 QUICK_MARGIN = 3.0
-"""The cheap first look at a position: a margin of 3 on 64 guesses, before the costly 1,024."""
+"""The cheap first look at a position: a margin of 3 on 32 guesses, before the costly 1,024."""
 MIDDLE_GUESSES = 256
 MIDDLE_MARGIN = 4.5
 MIDDLE_REACH = 12.0
-"""A second cheap look for the survivors of the first (the same salt: its 64 guesses and 192
+"""A second cheap look for the survivors of the first (the same salt: its 32 guesses and 224
 more), so that few positions reach the 1,024 that are not puzzles; it prices only the moves
 within ``MIDDLE_REACH`` points of the best on the first look (a filter: the 1,024 that decide
 price every legal move)."""
