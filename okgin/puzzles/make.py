@@ -5,8 +5,9 @@ Game ``g`` of seed ``S`` is a match under a preset and a table size (2 to 4 seat
 at from that seat's view alone (rebuilt from the analysis board's notation, so the puzzle can
 hold nothing more): first cheaply (a margin of 3 on 32 guesses, then of 4.5 on 256 over the
 moves within 12 points of the best on the 32), then a survivor must
-have one move best by ``MARGIN`` points on 1,024 guesses at each of the three making salts,
-by ``MARGIN + SAFETY`` on their mean. ``QUOTAS`` cap the share of one kind of decision.
+have one move best by 6 points on 1,024 guesses at each making salt, with the margin of safety
+(``FIRST_MARGIN`` on the first, ``SAFETY_MEAN`` on their mean). ``QUOTAS`` cap the share of one
+kind of decision.
 Positions that are no question (one legal move, gin or Big Gin at hand) are passed over.
 """
 
@@ -25,15 +26,16 @@ from okgin.bots.memo import deadwood
 from okgin.hand import Hand, Phase, play_chance
 from okgin.match import Match
 from okgin.puzzles.price import (
+    FIRST_MARGIN,
     GUESSES,
     MAKE_SALTS,
-    MARGIN,
     MIDDLE_GUESSES,
     MIDDLE_MARGIN,
     MIDDLE_REACH,
     QUICK_GUESSES,
     QUICK_MARGIN,
     QUICK_SALT,
+    SAFETY_MEAN,
     Priced,
     holds,
     price,
@@ -56,9 +58,6 @@ QUOTAS = {Phase.DRAW: 0.6, Phase.OFFER: 0.2}
 """The most of a set made of one kind of decision: a draw (take or draw) is far more often a
 clear question than a discard (one card worse than all ten others), so without a cap nearly
 every puzzle would be one."""
-SAFETY = 1.0
-"""The answer's mean lead over the three making salts must pass ``MARGIN`` by this much (each
-lead at least ``MARGIN``), so a check on fresh guesses is no coin flip near the margin."""
 MU_EASY, MU_NORMAL, MU_NEITHER = 22.0, 25.0, 28.0
 """A puzzle's starting mu: lower when `easy` finds its answer, higher when `normal` misses it too."""
 
@@ -149,7 +148,7 @@ def judge(found: Found, full: frozenset[Phase] = frozenset()) -> Puzzle | None:
         return None
     first_worlds = Worlds(view, guesses=GUESSES, salt=MAKE_SALTS[0])
     first = priced_in(view, first_worlds)
-    if first.best != quick.best or first.margin < MARGIN:
+    if first.best != quick.best or first.margin < FIRST_MARGIN:
         return None
     later: list[Priced] = []
     for salt in MAKE_SALTS[1:]:
@@ -158,7 +157,7 @@ def judge(found: Found, full: frozenset[Phase] = frozenset()) -> Puzzle | None:
             return None
         later.append(priced)
     margins = [p.margin for p in (first, *later)]
-    if sum(margins) / len(margins) < MARGIN + SAFETY:
+    if sum(margins) / len(margins) < SAFETY_MEAN:
         return None
     answer = first.best
     return Puzzle(

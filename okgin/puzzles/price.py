@@ -29,9 +29,13 @@ more), so that few positions reach the 1,024 that are not puzzles; it prices onl
 within ``MIDDLE_REACH`` points of the best on the first look (a filter: the 1,024 that decide
 price every legal move)."""
 QUICK_SALT = 0
-MAKE_SALTS = (101, 202, 303)
-"""The salts a puzzle is made on: priced on the first, then confirmed on the second and third
-(the third is the margin of safety: a puzzle shipped has held three times)."""
+MAKE_SALTS = (101, 202)
+"""The salts a puzzle is made on: priced on the first, then confirmed on the second."""
+FIRST_MARGIN = 7.0
+SAFETY_MEAN = 8.5
+"""The margin of safety (docs/puzzles.md): the answer must lead by ``FIRST_MARGIN`` on the first
+salt, by ``MARGIN`` on the second, and by ``SAFETY_MEAN`` on their mean, so that a check on fresh
+guesses (whose lead varies by about a point from salt to salt) is no coin flip near the margin."""
 CHECK_SALT = 404
 """The default salt of ``okgin puzzles check``: never used when making."""
 
