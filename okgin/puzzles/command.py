@@ -20,7 +20,10 @@ from okgin.puzzles.price import (
     QUICK_GUESSES,
     QUICK_MARGIN,
 )
-from okgin.puzzles.puzzle import SHIPPED, dump, load, shipped
+from okgin.puzzles.puzzle import SHIPPED, Puzzle, dump, load, shipped
+
+SAVE_EVERY = 10
+"""The set is written after every ``SAVE_EVERY`` puzzles, so a long run stopped keeps its work."""
 
 
 def make_command(seed: int, count: int, out: str | None, quiet: bool = False) -> int:
@@ -33,11 +36,21 @@ def make_command(seed: int, count: int, out: str | None, quiet: bool = False) ->
         if not quiet:
             print(line, file=sys.stderr, flush=True)
 
-    puzzles = make(seed, count, report)
-    made_by = {"command": f"okgin puzzles make --seed {seed} --count {count}", "seed": seed, "count": count,
-               "guesses": GUESSES, "margin": MARGIN, "salts": list(MAKE_SALTS),
-               "quick": [[QUICK_GUESSES, QUICK_MARGIN], [MIDDLE_GUESSES, MIDDLE_MARGIN]]}
-    path.write_text(dump(puzzles, made_by), encoding="utf-8")
+    def write(puzzles: list[Puzzle]) -> None:
+        """The set so far, written whole (a file of the first ``n`` is the run of ``--count n``)."""
+        if len(puzzles) % SAVE_EVERY and len(puzzles) != count:
+            return
+        made_by = {"command": f"okgin puzzles make --seed {seed} --count {len(puzzles)}", "seed": seed,
+                   "count": len(puzzles), "guesses": GUESSES, "margin": MARGIN, "salts": list(MAKE_SALTS),
+                   "quick": [[QUICK_GUESSES, QUICK_MARGIN], [MIDDLE_GUESSES, MIDDLE_MARGIN]],
+                   "seconds": round(time.monotonic() - started),
+                   "cpu_seconds": round(time.process_time() - cpu)}
+        partial = path.with_suffix(".part")
+        partial.write_text(dump(puzzles, made_by), encoding="utf-8")
+        partial.replace(path)
+
+    puzzles = make(seed, count, report, write)
+    write(puzzles)
     print(f"okgin puzzles make: {len(puzzles)} puzzles in {path} "
           f"({time.monotonic() - started:.0f} s, {time.process_time() - cpu:.0f} s CPU)")
     return 0

@@ -3,7 +3,7 @@
 Game ``g`` of seed ``S`` is a match under a preset and a table size (2 to 4 seats) drawn from
 ``Random("puzzles:S:g")``, each seat `hard` or `normal`. Every decision of every seat is looked
 at from that seat's view alone (rebuilt from the analysis board's notation, so the puzzle can
-hold nothing more): first cheaply (a margin of 3 on 32 guesses, then of 4.5 on 256 over the
+hold nothing more): first cheaply (a margin of 3 on 32 guesses, then of 5.5 on 256 over the
 moves within 12 points of the best on the 32), then a survivor must
 have one move best by 6 points on 1,024 guesses at each making salt, with the margin of safety
 (``FIRST_MARGIN`` on the first, ``SAFETY_MEAN`` on their mean). ``QUOTAS`` cap the share of one
@@ -55,7 +55,9 @@ LEVELS = ("hard", "normal")
 HANDS = 6
 """Hands looked at per game at most: more games, more kinds of table."""
 QUOTAS = {Phase.DRAW: 0.6, Phase.OFFER: 0.2}
-"""The most of a set made of one kind of decision: a draw (take or draw) is far more often a
+QUOTA_SLACK = 5
+"""The most of a set made of one kind of decision (a share of the puzzles found so far, plus
+``QUOTA_SLACK``): a draw (take or draw) is far more often a
 clear question than a discard (one card worse than all ten others), so without a cap nearly
 every puzzle would be one."""
 MU_EASY, MU_NORMAL, MU_NEITHER = 22.0, 25.0, 28.0
@@ -178,9 +180,11 @@ def starting_mu(view: SeatView, answer: PlayerAction) -> float:
     return MU_NEITHER
 
 
-def make(seed: int, count: int, report: Report | None = None) -> list[Puzzle]:
+def make(seed: int, count: int, report: Report | None = None,
+         each: Callable[[list[Puzzle]], None] | None = None) -> list[Puzzle]:
     """``count`` puzzles mined from seed ``seed``'s games, in the order found (the same every
-    run). ``report`` is told of each puzzle found."""
+    run, and the first ``n`` of any run are the run of ``n``: the quotas read only the puzzles
+    found before). ``report`` is told of each puzzle found, ``each`` is given the list so far."""
     made: list[Puzzle] = []
     ids: set[str] = set()
     kinds: Counter[Phase] = Counter()
@@ -188,7 +192,8 @@ def make(seed: int, count: int, report: Report | None = None) -> list[Puzzle]:
     for looked, found in enumerate(games(seed), start=1):
         if len(made) >= count:
             break
-        full = frozenset(phase for phase, share in QUOTAS.items() if kinds[phase] >= share * count)
+        full = frozenset(phase for phase, share in QUOTAS.items()
+                         if kinds[phase] >= share * len(made) + QUOTA_SLACK)
         puzzle = judge(found, full)
         if puzzle is None or puzzle.id in ids:
             continue
@@ -198,4 +203,6 @@ def make(seed: int, count: int, report: Report | None = None) -> list[Puzzle]:
         if report is not None:
             report(f"{len(made)}/{count} after {looked} positions, {time.monotonic() - started:.0f} s: "
                    f"{puzzle.id} {puzzle.answer} by {min(puzzle.margins):.1f} ({', '.join(puzzle.themes)})")
+        if each is not None:
+            each(made)
     return made

@@ -22,7 +22,7 @@ QUICK_GUESSES = 32
 QUICK_MARGIN = 3.0
 """The cheap first look at a position: a margin of 3 on 32 guesses, before the costly 1,024."""
 MIDDLE_GUESSES = 256
-MIDDLE_MARGIN = 4.5
+MIDDLE_MARGIN = 5.5
 MIDDLE_REACH = 12.0
 """A second cheap look for the survivors of the first (the same salt: its 32 guesses and 224
 more), so that few positions reach the 1,024 that are not puzzles; it prices only the moves
