@@ -4,8 +4,9 @@ reasons and figures for every choice, and the player's puzzle rating before and 
 
 /puzzles offers the next puzzle (the nearest the player's puzzle rating of those they have not
 answered) by sending them to /puzzles/<id>; the page there asks, or shows the answer once they
-have given one. An answer is a form (each choice a button), rated once (``PuzzleStore.answer``),
-within the analysis board's rate limit; the store and the coach run in a worker thread.
+have given one. An answer is a form (each choice a button), rated once (``PuzzleStore.answer``);
+a puzzle's page and an answer each spend the analysis board's rate limit; the
+store and the coach run in a worker thread.
 """
 
 from __future__ import annotations
@@ -77,6 +78,10 @@ def _shown(puzzle: Puzzle, attempt: Attempt | None, rating: Rating) -> dict[str,
 async def puzzle_page(request: Request) -> Response:
     session = session_of(request)
     player = session.player if session is not None else None
+    who = player or (request.client.host if request.client else "")
+    if not request.app.state.limiter.may_analyse(who):  # an answered page has the coach's work
+        return message(request, "Puzzles", "Too many puzzles at once: wait a few seconds and open this one "
+                                           "again.", 429, error=True)
     shown = await anyio.to_thread.run_sync(_read, _store(request), player, request.path_params["puzzle"][:40])
     if shown is None:
         return _missing(request)

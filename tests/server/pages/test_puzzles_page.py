@@ -81,3 +81,11 @@ def test_an_unknown_puzzle_is_404_and_a_post_without_the_form_token_is_refused(t
     address = browser.go("GET", "/puzzles").headers["location"]
     refused = browser.go("POST", address, {"move": "0 draw", "csrf": "wrong"})
     assert refused.status_code == 403 and "out of date" in shown(refused.text)
+
+
+def test_a_flood_of_puzzle_pages_is_held(tmp_path: Path) -> None:
+    browser = Browser(create_app(f"sqlite:///{tmp_path / 'games.db'}"))
+    address = browser.go("GET", "/puzzles").headers["location"]
+    statuses = [browser.go("GET", address).status_code for _ in range(30)]
+    assert statuses[0] == 200 and statuses.count(429) >= 5
+    assert "Too many puzzles at once" in shown(browser.go("GET", address).text)
