@@ -10,7 +10,8 @@ from server_process import ServerProcess
 from test_browser_coach import session_cookie
 from test_coach_server import seed_games
 
-SITE = ("Play", "Play online", "Play with friends", "Tables", "Tournaments", "Leaderboard", "Puzzles", "Sign in")
+SITE = ("Play", "Play online", "Play with friends", "Tables", "Tournaments", "Leaderboard", "Puzzles",
+        "Sign in")
 PAGES = ("/tables", "/t", "/leaderboard", "/stats", "/history", "/profile", "/how-to-play", "/puzzles")
 
 

@@ -29,7 +29,8 @@ def _view(hand: str, moves: str, **more: str):  # type: ignore[no-untyped-def]
 def test_the_offer_and_take_or_draw_are_the_draws_themes() -> None:
     offer = _view("2C 3C 4C 7D 8D 9D KH KS QC 5H", "")
     assert themes_of(offer, offer.legal[0], Worlds(offer, guesses=4)) == ("the offer",)
-    draw = _view("2C 3C 4C 7D 8D 9D KH KS QC 6S", "0 pass\n1 pass\n0 draw\n0 discard 5H\n1 draw\n1 discard 2D")
+    draw = _view("2C 3C 4C 7D 8D 9D KH KS QC 6S",
+                 "0 pass\n1 pass\n0 draw\n0 discard 5H\n1 draw\n1 discard 2D")
     assert themes_of(draw, draw.legal[0], Worlds(draw, guesses=4)) == ("take or draw",)
 
 
@@ -65,8 +66,9 @@ def test_making_is_reproducible_and_a_shorter_run_is_the_start_of_a_longer() -> 
 
 
 @pytest.mark.slow
-def test_the_check_command_names_a_puzzle_whose_answer_does_not_hold(tmp_path: Path,
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_check_command_names_a_puzzle_whose_answer_does_not_hold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
     good = next(p for p in shipped() if len(p.values) == 2)  # a draw: two moves, quick to price
     wrong = replace(good, id="deadbeef", answer=good.values[1][0])
     path = tmp_path / "set.json"

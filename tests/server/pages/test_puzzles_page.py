@@ -62,7 +62,7 @@ def test_a_guest_answers_a_puzzle_once_and_sees_the_coach(tmp_path: Path) -> Non
     assert attempt is not None and attempt.solved and attempt.after > attempt.before == 1500
     assert f"Right: {action_words(puzzle.answer_action)}" in after
     assert f"Your puzzle rating: {attempt.before} → {attempt.after}" in after
-    for move, worth in puzzle.values:  # every choice with its worth as made
+    for _, worth in puzzle.values:  # every choice with its worth as made
         assert f"{worth:+.1f}" in after
     assert _cards_named(after) <= seen  # the coach's reasons name only what the seat saw
 

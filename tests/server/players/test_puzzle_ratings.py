@@ -60,7 +60,9 @@ ANSWERS = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.booleans()
 
 @settings(max_examples=40, deadline=None)
 @given(answers=ANSWERS)
-def test_each_attempt_moves_the_ratings_exactly_once(engine: Engine, answers: list[tuple[int, int, bool]]) -> None:
+def test_each_attempt_moves_the_ratings_exactly_once(
+    engine: Engine, answers: list[tuple[int, int, bool]],
+) -> None:
     """Answers by three players to four puzzles, any of them repeated: the first answer to a
     puzzle moves both ratings as ``rate_answer`` says, in order; a later one returns the first
     unchanged and moves nothing."""
@@ -85,7 +87,8 @@ def test_each_attempt_moves_the_ratings_exactly_once(engine: Engine, answers: li
                 model_people[people[who]], model_puzzles[puzzle.id], right)
     for person, want in model_people.items():
         got = store.rating_of(person)
-        assert (got.mu, got.sigma, got.games) == (pytest.approx(want.mu), pytest.approx(want.sigma), want.games)
+        assert (got.mu, got.sigma, got.games) == (
+            pytest.approx(want.mu), pytest.approx(want.sigma), want.games)
     with engine.connect() as db:
         rows = {r.id: r for r in db.execute(select(puzzles).where(puzzles.c.id.in_(list(model_puzzles))))}
         count = db.execute(select(puzzle_attempts).where(puzzle_attempts.c.player.in_(people))).all()
