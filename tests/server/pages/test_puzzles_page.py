@@ -89,3 +89,17 @@ def test_a_flood_of_puzzle_pages_is_held(tmp_path: Path) -> None:
     statuses = [browser.go("GET", address).status_code for _ in range(30)]
     assert statuses[0] == 200 and statuses.count(429) >= 5
     assert "Too many puzzles at once" in shown(browser.go("GET", address).text)
+
+
+def test_every_card_of_the_hand_is_shown_the_one_taken_this_turn_not_a_button(tmp_path: Path) -> None:
+    taken = next(p for p in shipped_by_id().values() if p.view().taken is not None)
+    browser = Browser(create_app(f"sqlite:///{tmp_path / 'games.db'}"))
+    browser.go("GET", "/puzzles")
+    page = browser.go("GET", f"/puzzles/{taken.id}").text
+    hand = re.search(r'<div class=hand role=group[^>]*>(.*?)</div>', page, re.S)
+    assert hand is not None
+    shown_cards = re.findall(r'data-card="(\w+)"|title="taken this turn[^"]*">([^<]+)<', hand.group(1))
+    assert len(shown_cards) == len(taken.position["hand"].split())
+    view = taken.view()
+    assert view.taken is not None
+    assert f'title="taken this turn: it cannot be thrown back">{short(view.taken)}<' in page
