@@ -57,9 +57,8 @@ HANDS = 6
 QUOTAS = {Phase.DRAW: 0.6, Phase.OFFER: 0.2}
 QUOTA_SLACK = 5
 """The most of a set made of one kind of decision (a share of the puzzles found so far, plus
-``QUOTA_SLACK``): a draw (take or draw) is far more often a
-clear question than a discard (one card worse than all ten others), so without a cap nearly
-every puzzle would be one."""
+``QUOTA_SLACK``): a draw (take or draw) is far more often a clear question than a discard (one
+card worse than all ten others), so without a cap nearly every puzzle would be one."""
 MU_EASY, MU_NORMAL, MU_NEITHER = 22.0, 25.0, 28.0
 """A puzzle's starting mu: lower when `easy` finds its answer, higher when `normal` misses it too."""
 
