@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-fast lint typecheck unit system bench screenshots clean
+.PHONY: play test test-fast check-puzzles lint typecheck unit system bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ test: lint typecheck unit
 # that take more than about 2 s each (marker `slow`). Under 2 minutes on two quiet cores.
 test-fast: $(STAMP)
 	$(BIN)/pytest -q -n 2 --dist loadfile -m "not system and not browser and not slow"
+
+# Every shipped puzzle priced again on fresh guesses (docs/puzzles.md): about 0.8 s of CPU a
+# puzzle, so not part of make test (which checks a seeded sample of 25).
+check-puzzles: $(STAMP)
+	$(BIN)/pytest -q -n 2 -p no:randomly -m puzzles tests/puzzles/test_shipped_puzzles.py
 
 # Benchmarks (not tests): the meld solver and the simple bot beside their OpenSpiel/RLCard
 # peers, the computer players' decision times, hands per match under each preset, okgin.env

@@ -221,6 +221,18 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_puzzles(args: argparse.Namespace) -> int:
+    from okgin.puzzles.command import check_command, make_command
+
+    if args.action == "make":
+        return make_command(args.seed, args.count, args.out, quiet=args.quiet)
+    if args.action == "mine":
+        from okgin.server.players.puzzle_mining import mine_command
+
+        return mine_command(args.db, limit=args.limit, quiet=args.quiet)
+    return check_command(args.salt, args.file, args.count, quiet=args.quiet)
+
+
 def _cmd_bot(args: argparse.Namespace) -> int:
     from okgin.remote.bot import bot_command
 
@@ -298,6 +310,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="leave decision times out of the report (a seeded report is then the same every run)")
     p.set_defaults(run=_cmd_sim)
 
+    _puzzles_parser(commands)
+
     p = commands.add_parser("tournament", help="a Swiss, knockout or round robin of computer players")
     p.add_argument("format", help="swiss, knockout or round-robin")
     p.add_argument("--players", nargs="+", required=True,
@@ -364,6 +378,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_db_upgrade)
     _admin_parser(commands)
     return parser
+
+
+def _puzzles_parser(commands: Any) -> None:
+    """``okgin puzzles make|check|mine`` (docs/puzzles.md)."""
+    puzzles = commands.add_parser("puzzles", help="make, check or mine puzzles (docs/puzzles.md)")
+    actions = puzzles.add_subparsers(dest="action", required=True)
+    p = actions.add_parser("make", help="mine puzzles from computer players' games, reproducibly from a seed")
+    p.add_argument("--seed", type=int, required=True, help="seed of the games")
+    p.add_argument("--count", type=int, default=500, help="puzzles to make (default 500)")
+    p.add_argument("--out", default=None, help="the file to write (default: the shipped set)")
+    p.add_argument("--quiet", action="store_true", help="no line per puzzle found")
+    p = actions.add_parser("check", help="price every shipped puzzle again on fresh guesses")
+    p.add_argument("--salt", type=int, default=404, help="the fresh guesses' salt (default 404)")
+    p.add_argument("--file", default=None, help="a set of puzzles to check (default: the shipped set)")
+    p.add_argument("--count", type=int, default=None, help="check a sample of this many (default: all)")
+    p.add_argument("--quiet", action="store_true", help="no line per puzzle")
+    p = actions.add_parser("mine", help="find puzzles in the finished games of a game store")
+    p.add_argument("--db", default="okgin.db", help="the game store (default okgin.db)")
+    p.add_argument("--limit", type=int, default=200, help="finished games to look at (default 200)")
+    p.add_argument("--quiet", action="store_true", help="no line per puzzle found")
+    puzzles.set_defaults(run=_cmd_puzzles)
 
 
 def _admin_parser(commands: Any) -> None:

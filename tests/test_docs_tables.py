@@ -39,6 +39,7 @@ TABLES = (
     Table("server/architecture.md", "| Module | Its one job |", "okgin/server", (".py",)),
     Table("web.md", "| File | Its one job |", "okgin/server/pages/static", (".js", ".mjs", ".css", ".html")),
     Table("players.md", "| Module | Its one job |", "okgin/server/players", (".py",)),
+    Table("puzzles.md", "| Module | Its one job |", "okgin/puzzles", (".py",)),
 )
 
 

@@ -10,9 +10,10 @@ from server_process import ServerProcess
 from test_browser_coach import session_cookie
 from test_coach_server import seed_games
 
-SITE = ("Play", "Play online", "Play with friends", "Tables", "Tournaments", "Daily deal", "Leaderboard",
-        "Sign in")
-PAGES = ("/tables", "/t", "/leaderboard", "/stats", "/history", "/profile", "/how-to-play", "/daily")
+SITE = ("Play", "Play online", "Play with friends", "Tables", "Tournaments", "Puzzles", "Daily deal",
+        "Leaderboard", "Sign in")
+PAGES = ("/tables", "/t", "/leaderboard", "/stats", "/history", "/profile", "/how-to-play", "/daily",
+         "/puzzles")
 
 
 def test_every_page_off_the_table_has_the_site_links(browser: Browser, server: ServerProcess) -> None:

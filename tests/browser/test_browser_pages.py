@@ -27,6 +27,7 @@ from test_coach_server import seed_games
 from tournament_client import FAST
 from tournament_client import Browser as Visitor
 
+from okgin.puzzles.puzzle import shipped
 from okgin.rules import preset
 from okgin.server.pages.analysis import EXAMPLE
 from okgin.server.players.identity import Players
@@ -151,6 +152,16 @@ def _tournaments(server: ServerProcess, cookie: str) -> dict[str, str]:
     return {"tournament-finished": f"/t/{finished}", "tournament-running": f"/t/{running}"}
 
 
+def _puzzles(server: ServerProcess, cookie: str) -> dict[str, str]:
+    """A discard puzzle not answered yet (the hand's cards as buttons), and a draw's puzzle the
+    guest answered (the coach's table and the rating's move)."""
+    discard = next(p for p in shipped() if " discard " in p.answer or " knock " in p.answer)
+    answered = next(p for p in shipped() if p.answer.split()[1] in ("take", "draw", "pass"))
+    visitor = Visitor(server.url, cookie)
+    assert visitor.post(f"/puzzles/{answered.id}", {"move": answered.answer}).status_code == 303
+    return {"puzzle": f"/puzzles/{discard.id}", "puzzle-answered": f"/puzzles/{answered.id}"}
+
+
 @pytest.fixture(scope="module")
 def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """A server with games played by one guest (their cookie), ratings and tournaments; the pages by name."""
@@ -169,7 +180,7 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
              "history": "/history", "profile": "/profile", "how-to-play": "/how-to-play",
              "review": f"/games/{games[0]}/review", "replay": f"/games/{games[0]}/replay",
              "analysis": "/analysis?" + urlencode(EXAMPLE), **_tournaments(server, cookie),
-             **_daily(db, cookie)}
+             **_daily(db, cookie), **_puzzles(server, cookie)}
     yield server, cookie, pages
     server.stop()
 
@@ -177,7 +188,7 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 PAGES = ("play-online", "tables", "bots", "tournaments", "tournament-finished", "tournament-running",
          "leaderboard", "statistics",
          "history", "profile", "how-to-play", "review", "replay", "analysis", "daily", "daily-results",
-         "daily-replay")
+         "daily-replay", "puzzle", "puzzle-answered")
 
 
 @pytest.mark.slow
@@ -245,5 +256,11 @@ def test_the_matrix_pages_hold_real_data(browser: Browser, site: Site) -> None:
         assert page.locator(".daily-results tbody tr").count() == 2 and "Eve &lt;b&gt;" in page.content()
         page.goto(server.url + pages["daily-replay"])
         expect(page.locator("#replay-hand option")).to_have_count(5)
+        page.goto(server.url + pages["puzzle"])
+        assert page.locator("#puzzle-choices .card-button").count() >= 7  # 4 seats are dealt 7 cards
+        page.goto(server.url + pages["puzzle-answered"])
+        assert page.locator("#answer .values tbody tr").count() >= 2
+        page.goto(server.url + pages["profile"])
+        assert page.locator(".puzzle-history tbody tr").count() == 1
     finally:
         context.close()

@@ -1,4 +1,5 @@
-"""The profile page: your name, your chips, your account (or how to make one), your signed-in devices."""
+"""The profile page: your name, your ratings and puzzles, your chips, your account (or how to make
+one), your signed-in devices."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from okgin.server.players.blocks import BlockError, Blocks
 from okgin.server.players.bots import BotAccounts
 from okgin.server.players.identity import Players, Session
 from okgin.server.players.passkeys import Passkeys
+from okgin.server.players.puzzle_store import PuzzleStore
 from okgin.server.players.rating_store import RatingStore
 from okgin.server.players.ratings import FAMILIES, PROVISIONAL, shown_rating
 from okgin.server.players.reports import REASONS, ReportError, Reports
@@ -117,6 +119,8 @@ def _read(players: Players, rated: RatingStore, session: Session) -> dict[str, A
         "tokens": ApiTokens(players.engine).listed(player) if username else [],
         "opponents": Blocks(players.engine).opponents(player),
         "blocked": Blocks(players.engine).listed(player),
+        "puzzle_rating": PuzzleStore(players.engine).rating_of(player),
+        "puzzles": PuzzleStore(players.engine).history(player),
     }
 
 

@@ -1,7 +1,7 @@
 """The pages' templates (``templates/``, Jinja2 through Starlette's ``Jinja2Templates``): every
 value put into a page is escaped unless a template says otherwise, so a name is always text,
 never markup. ``base.html`` is the one frame of every page off the table (Play, Play online,
-Play with friends, Tables, Tournaments, Leaderboard, and your name or Sign in); each page's
+Play with friends, Tables, Tournaments, Leaderboard, Puzzles, and your name or Sign in); each page's
 template extends it.
 
 Every page works under ``default-src 'self'``: scripts and styles are static files. Rendering
@@ -24,7 +24,7 @@ from okgin.server.players.sessions import session_of
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
-SITE = ("Play", "Play online", "Play with friends", "Tables", "Tournaments", "Leaderboard")
+SITE = ("Play", "Play online", "Play with friends", "Tables", "Tournaments", "Leaderboard", "Puzzles")
 """The site frame's links, on every page (the table's header has the same: static/index.html),
 and then your name (to your profile) or Sign in."""
 

@@ -23,7 +23,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from okgin.server.players import passwords, rating_store
+from okgin.server.players import passwords, puzzle_store, rating_store
 from okgin.server.players.devices import device_name
 from okgin.server.players.identity import Players, Session
 from okgin.server.store import chips, daily_store, tournament_store
@@ -334,6 +334,7 @@ def _forget(db: Connection, player: str) -> None:
                 db.execute(update(rooms).where(rooms.c.code == room).values(data=json.dumps(data)))
     rating_store.forget(db, player)
     daily_store.forget(db, player)  # the daily deal's attempts
+    puzzle_store.forget(db, player)
     db.execute(delete(passkey_challenges).where(passkey_challenges.c.session.in_(
         select(sessions.c.id_hash).where(sessions.c.player == player))))
     for table in (game_players, room_players, sessions, passkeys, api_tokens, bot_accounts, abandonments):

@@ -23,9 +23,10 @@ COOKIE = "okgin_session"
 KEY = "okgin.session"
 MAX_AGE = 400 * 24 * 3600
 """The cookie's life (browsers cap it at 400 days); the session row lasts until signed out."""
-PAGES = ("/", "/history", "/stats", "/profile", "/t", "/play-online", "/bots", "/daily")
+PAGES = ("/", "/history", "/stats", "/profile", "/t", "/play-online", "/bots", "/daily", "/puzzles")
 """The pages that make a guest when opened without a session (and /r/<code>, a room's link,
-/t/<code>, a tournament's, and /bots/<username>, a bot's, to challenge it)."""
+/t/<code>, a tournament's, /bots/<username>, a bot's, to challenge it, and /puzzles/<id>, a
+puzzle's, to answer it)."""
 _SKIP = ("/static/", "/healthz", "/metrics")
 
 
@@ -107,7 +108,8 @@ def _makes_guest(scope: Scope) -> bool:
     path: str = scope["path"]
     # A tournament's own page (/t/<code>), not its live part or its data: a program polling
     # those without a cookie makes no guest at every look.
-    page = path.startswith(("/r/", "/bots/")) or (path.startswith("/t/") and path.count("/") == 2)
+    page = path.startswith(("/r/", "/bots/", "/puzzles/"))
+    page = page or (path.startswith("/t/") and path.count("/") == 2)
     return scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and (path in PAGES or page)
 
 

@@ -502,3 +502,58 @@ daily_attempts = Table(
     Column("version", Integer, nullable=False),
     Index("daily_attempts_player", "player"),
 )
+
+# -- puzzles (okgin/server/players/puzzle_store.py, docs/puzzles.md) --
+
+puzzles = Table(
+    "puzzles",
+    metadata,
+    # A puzzle's rating (openskill mu and sigma, moved by each first answer to it) and, for a
+    # puzzle mined from a stored game, its JSON (a shipped puzzle's is okgin's package data).
+    Column("id", String(16), primary_key=True),
+    Column("data", Text, nullable=True),
+    # The game it was mined from (null: shipped); its owner: null when everyone may be given
+    # it (shipped, or from a public game), else the one player whose private game it came from.
+    Column("game", String(40), nullable=True),
+    Column("owner", String(40), nullable=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Index("ix_puzzles_owner", "owner"),
+)
+
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    # A player's puzzle rating: openskill's mu and sigma after ``attempts`` answered puzzles.
+    Column("player", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    # A player's one answer to a puzzle (the key: a second answer finds this row and changes
+    # nothing), whether it was the answer, and their shown puzzle rating before and after.
+    Column("player", String(40), primary_key=True),
+    Column("puzzle", String(16), primary_key=True),
+    Column("answer", String(40), nullable=False),
+    Column("solved", Boolean, nullable=False),
+    Column("before", Integer, nullable=False),
+    Column("after", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Index("ix_puzzle_attempts_player_created", "player", "created"),
+)
+
+puzzle_mined = Table(
+    "puzzle_mined",
+    metadata,
+    # A finished game looked at for puzzles (once each), and how many it gave.
+    Column("game", String(40), primary_key=True),
+    Column("found", Integer, nullable=False),
+    Column("mined", Float, nullable=False),
+)

@@ -13,12 +13,14 @@ import httpx
 from scripted_client import run
 from starlette.applications import Starlette
 
+from okgin.puzzles.puzzle import shipped
 from okgin.server.pages.site import STATIC
 
 ROOT = Path(__file__).resolve().parents[3]
 
 BASE = "http://127.0.0.1"
-PAGES = ("/", "/r/abcd", "/replay", "/profile", "/t", "/play-online", "/tables")
+PAGES = ("/", "/r/abcd", "/replay", "/profile", "/t", "/play-online", "/tables",
+         f"/puzzles/{shipped()[0].id}")
 SCRIPT = re.compile(r"<script\b([^>]*)>")
 IMPORT = re.compile(r'^(?:import\s+(?:[^";]*?\sfrom\s+)?|export\s+[^";]*?\sfrom\s+)"([^"]+)";', re.M)
 

@@ -23,6 +23,7 @@ from test_migrations import old_store
 from test_passkeys import HOST, _added, _call
 from test_players import browse, db_rows
 
+from okgin.puzzles.puzzle import shipped
 from okgin.server import create_app
 from okgin.server.players.accounts import FORMER
 from okgin.server.players.identity import Players
@@ -40,6 +41,7 @@ from okgin.server.store.schema import (
     player_blocks,
     player_reports,
     pool_seekers,
+    puzzles,
 )
 from okgin.server.store.storage import Store
 
@@ -182,6 +184,7 @@ PLAYER_IDS = {
     "bot_accounts.player", "challenges.challenger_player", "challenges.bot_player", "pool_seekers.player",
     "player_blocks.blocker", "player_blocks.blocked", "abandonments.player", "player_reports.reporter",
     "player_reports.reported", "player_bans.player", "moderation_audit.player", "daily_attempts.player",
+    "puzzles.owner", "puzzle_ratings.player", "puzzle_attempts.player",
 }
 """The columns that hold a player's id."""
 NAMES = {
@@ -312,6 +315,11 @@ def test_a_deleted_account_leaves_no_row_of_any_table_holding_its_id_or_its_name
         rows.execute(player_bans.insert().values(player=player, reason="spam", created=0.0))
         rows.execute(moderation_audit.insert().values(action="rename", player=player,
                                                       detail="Ann -> Ann Quinn", why="asked", created=0.0))
+        rows.execute(puzzles.insert().values(  # a puzzle mined from a private game of hers
+            id="ann-mined", data="{}", game="a-game", owner=player, mu=25.0, sigma=8.3, attempts=0,
+            created=0.0))
+    puzzle = shipped()[0]  # her puzzle rating and her answer
+    assert ann.post(f"/puzzles/{puzzle.id}", move=puzzle.answer).status_code == 303
     names = ("Ann Quinn", "ann.quinn", "Ann's phone", "Quinn at cards")
     before = _rows(store)
     for column in sorted(PLAYER_IDS):
