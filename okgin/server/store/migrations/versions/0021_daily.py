@@ -2,7 +2,7 @@
 primary key (day, player) is the rule, so two attempts at the same moment cannot both be kept).
 
 Revision ID: 0021
-Revises: 0019
+Revises: 0020
 Create Date: 2026-12-06
 """
 
