@@ -7,6 +7,7 @@ thread; moves are within the player's rate limit; the day's seed is shown only o
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -96,48 +97,51 @@ def _version(fields: dict[str, str]) -> int:
     return int(text)
 
 
-async def start(request: Request) -> Response:
+Act = Callable[[DailyStore, date, str, dict[str, str]], object]
+"""One form's work on the store (in a worker thread): the day, the player, the form's fields."""
+
+
+async def _acted(request: Request, act: Act, limited: bool = True) -> Response:
+    """A form of /daily: read and checked, ``act`` run in a worker thread (within the player's
+    rate limit when ``limited``), then back to /daily; a refusal shows /daily with its reason."""
     got = await _form(request)
     if isinstance(got, Response):
         return got
-    player, _fields, today = got
+    player, fields, today = got
+    if limited and not request.app.state.limiter.may_play_daily(player):
+        return await daily_page(request, "Too many moves at once: wait a second.", 429)
     try:
-        await anyio.to_thread.run_sync(daily_play.start, _store(request), today, player)
+        await anyio.to_thread.run_sync(act, _store(request), today, player, fields)
     except DailyRefused as refused:
         return await daily_page(request, str(refused), refused.status)
     return RedirectResponse("/daily", status_code=303)
+
+
+def _start(store: DailyStore, today: date, player: str, _fields: dict[str, str]) -> object:
+    return daily_play.start(store, today, player)
+
+
+def _move(store: DailyStore, today: date, player: str, fields: dict[str, str]) -> object:
+    text = fields.get("move", "")
+    if not _MOVE.fullmatch(text):
+        raise DailyRefused("That is not a move: choose one of the buttons.", 400)
+    return daily_play.move(store, today, player, text, _version(fields))
+
+
+def _next(store: DailyStore, today: date, player: str, fields: dict[str, str]) -> object:
+    return daily_play.next_deal(store, today, player, _version(fields))
+
+
+async def start(request: Request) -> Response:
+    return await _acted(request, _start, limited=False)
 
 
 async def move(request: Request) -> Response:
-    got = await _form(request)
-    if isinstance(got, Response):
-        return got
-    player, fields, today = got
-    if not request.app.state.limiter.may_play_daily(player):
-        return await daily_page(request, "Too many moves at once: wait a second.", 429)
-    text = fields.get("move", "")
-    try:
-        if not _MOVE.fullmatch(text):
-            raise DailyRefused("That is not a move: choose one of the buttons.", 400)
-        version = _version(fields)
-        await anyio.to_thread.run_sync(daily_play.move, _store(request), today, player, text, version)
-    except DailyRefused as refused:
-        return await daily_page(request, str(refused), refused.status)
-    return RedirectResponse("/daily", status_code=303)
+    return await _acted(request, _move)
 
 
 async def next_deal(request: Request) -> Response:
-    got = await _form(request)
-    if isinstance(got, Response):
-        return got
-    player, fields, today = got
-    if not request.app.state.limiter.may_play_daily(player):
-        return await daily_page(request, "Too many moves at once: wait a second.", 429)
-    try:
-        await anyio.to_thread.run_sync(daily_play.next_deal, _store(request), today, player, _version(fields))
-    except DailyRefused as refused:
-        return await daily_page(request, str(refused), refused.status)
-    return RedirectResponse("/daily", status_code=303)
+    return await _acted(request, _next)
 
 
 def _asked_day(request: Request, today: date) -> date | None:
