@@ -24,19 +24,20 @@ def test_a_private_games_puzzles_are_its_players_and_it_is_mined_once(tmp_path: 
     ann_session, _ = Players(store.engine).new_guest()
     ann = ann_session.player
     store.close()
-    (game,) = seed_games(db, 1, cookie=None)
+    games = seed_games(db, 4, cookie=None)  # four games: only the fourth (seed 3) holds puzzles
     store = Store(f"sqlite:///{db}")
-    Players(store.engine).sat_in_game(game, {0: ann})
-    stored = store.load(game)
-    assert stored is not None
-    seats = {seat for seat, _ in decisions(stored)}
-    assert seats == {0}  # the person's seat only: never the computer player's
+    for game in games:
+        Players(store.engine).sat_in_game(game, {0: ann})
+        stored = store.load(game)
+        assert stored is not None
+        seats = {seat for seat, _ in decisions(stored)}
+        assert seats == {0}  # the person's seat only: never the computer player's
     store.close()
     assert mine_command(str(db), quiet=True) == 0
     store = Store(f"sqlite:///{db}")
     with store.engine.connect() as rows:
         found = rows.execute(puzzles.select()).all()
-    assert found and all(row.owner == ann and row.game == game for row in found)
+    assert found and all(row.owner == ann and row.game in games for row in found)
     bob = Players(store.engine).new_guest()[0].player
     kept = PuzzleStore(store.engine)
     for row in found:
