@@ -351,18 +351,10 @@ function refreshGameOver() {
   if (text && text !== offerSaid && room.phase === "finished") table.announce(text);
   offerSaid = text;
   if (!box || !$("result").open || box.dataset.past === "yes" || room.phase !== "finished") return;
-  const old = [...box.querySelectorAll(".room-end")];
-  const close = [...box.children].at(-1);
-  const focused = old.includes(document.activeElement);
-  const fresh = gameOverButtons();
-  // Unchanged buttons stay the same elements: a click whose press and release straddled a
-  // redraw would otherwise land on neither copy and be lost (another seat's answer arriving).
-  if (fresh.length === old.length) {
-    old.forEach((el, i) => { if (el.outerHTML !== fresh[i].outerHTML) el.replaceWith(fresh[i]); });
-  } else {
-    old.forEach((el) => el.remove());
-    close.before(...fresh);
-  }
+  const focused = box.contains(document.activeElement) && document.activeElement.classList.contains("room-end");
+  const others = [...box.children].filter((el) => !el.classList.contains("room-end"));
+  const close = others.pop();
+  patch(box, [...others, ...gameOverButtons(), close]); // unchanged buttons stay (dom.js patch)
   const now = [...box.querySelectorAll(".room-end")];
   if (focused && !now.includes(document.activeElement)) (now.find((el) => el.tagName === "BUTTON") || close).focus();
 }
