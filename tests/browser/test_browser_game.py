@@ -28,11 +28,14 @@ def set_house_rule(page: Page, name: str, value: str) -> None:
 
 
 def start_new_game(page: Page) -> None:
+    """New game (confirmed if asked), waiting until the page shows it: the old game's
+    ``data-turn`` and phase stay on the page until the new game's first state arrives."""
+    before = page.evaluate("Okgin.state() && Okgin.state().game")
     page.click("#new-game")
     if page.locator("#confirm[open]").count():
         expect(page.locator("#confirm")).to_contain_text("The game in progress will be lost.")
         page.click("#confirm-new")
-    page.wait_for_function("document.body.dataset.turn !== undefined")
+    page.wait_for_function(f"!!Okgin.state() && Okgin.state().game !== {json.dumps(before)}")
 
 
 def test_a_full_game_to_the_end_by_mouse(page: Page, server: ServerProcess) -> None:
