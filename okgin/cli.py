@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any, NoReturn
 
 from okgin.cards import parse_cards
@@ -142,6 +143,11 @@ WS_PING_SECONDS = 2.0
 that brings nothing for 5 s, so that a hung process's players reconnect to another one; the
 pings keep a quiet table's connection busy well within that."""
 
+SHUTDOWN_GRACE = 3
+"""Seconds a stopped process (SIGTERM, a deploy's restart) waits for open requests to finish
+before it cuts them. The API's streams, which never finish by themselves, end within a second
+of the signal (``Settings.stopping``); this is the bound for anything else."""
+
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
@@ -167,11 +173,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     where = app.state.store.url  # the URL with its password, if any, hidden
     print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {where})", flush=True)
     print(f"okgin: answering the host names {', '.join(hosts)} (more with --allowed-host NAME)", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
-        ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING_SECONDS,
+        ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING_SECONDS, timeout_graceful_shutdown=SHUTDOWN_GRACE,
     )
+    stopping = app.state.settings.stopping
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, telling the app when it is asked to stop (``Settings.stopping``)."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            stopping.ask()
+            super().handle_exit(sig, frame)
+
+    Server(config).run()
     return 0
 
 

@@ -29,6 +29,7 @@ from okgin.server.wire.codes import code_of
 from okgin.server.wire.jsonbound import JSONBoundError, loads
 from okgin.server.wire.limits import Limiter
 from okgin.server.wire.messages import is_id
+from okgin.server.wire.settings import Stopping
 
 MAX_BODY = 2048
 """The largest request body read (a move is a few words)."""
@@ -65,11 +66,13 @@ class Api:
     limiter: Limiter
     away_grace: float
     pool: Matchmaker
+    stopping: Stopping
 
     @classmethod
     def of(cls, request: Request) -> Api:
         state = request.app.state
-        return cls(state.players, state.hall, state.limiter, state.settings.away_grace, state.pool)
+        return cls(state.players, state.hall, state.limiter, state.settings.away_grace, state.pool,
+                   state.settings.stopping)
 
 
 async def bearer_of(request: Request, bot: bool = True) -> Bearer:

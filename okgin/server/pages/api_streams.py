@@ -10,7 +10,8 @@ and an empty line now and then to keep the connection open:
   made for the bot's own seat by the room (``rooms.watchers``: a seat's view, never the full
   state), from the first one to the game's final state, where the stream ends.
 
-A token holds at most ``Limits.api_streams`` streams open at once.
+A token holds at most ``Limits.api_streams`` streams open at once. Both end within a second of
+the process being asked to stop (``Settings.stopping``), so a restart is not held up by them.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from okgin.server.rooms.watchers import Watcher
 from okgin.server.store.storage import StorageError
 
 POLL = 1.0
-"""Seconds between the event stream's looks at the store."""
+"""Seconds between the event stream's looks at the store, and at most between a game stream's
+looks at whether the process is stopping."""
 KEEP_ALIVE = 10.0
 """Seconds of silence after which a stream sends an empty line (proxies close idle ones)."""
 NDJSON = "application/x-ndjson"
@@ -78,7 +80,7 @@ async def _events(api: Api, found: Bearer) -> AsyncIterator[bytes]:
     names: dict[str, str] = {}
     quiet = 0.0
     first = True
-    while True:
+    while not api.stopping.asked:
         if not await anyio.to_thread.run_sync(tokens.alive, found.token_hash):
             return  # revoked: the stream ends at its next look
         with contextlib.suppress(StorageError, BrokerError):  # the next look renews it (1 s of 10)
@@ -137,12 +139,17 @@ async def _game(api: Api, code: str, seat: int) -> AsyncIterator[bytes]:
     live = api.hall.serving(live)
     try:
         await live.attach(watcher)
-        while True:
+        quiet = 0.0
+        while not api.stopping.asked:
             try:
-                frame = await asyncio.wait_for(frames.get(), KEEP_ALIVE)
+                frame = await asyncio.wait_for(frames.get(), POLL)
             except TimeoutError:
-                yield b"\n"
+                quiet += POLL
+                if quiet >= KEEP_ALIVE:
+                    quiet = 0.0
+                    yield b"\n"
                 continue
+            quiet = 0.0
             if frame is None:
                 return
             yield line(frame)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -416,3 +417,27 @@ def test_only_an_account_that_played_no_rated_game_becomes_a_bot_and_it_never_go
     listed = bob.go("GET", "/bots").text
     assert 'href="/bots/bob.bot"' in listed and "BOT" in listed
     assert "BOT" in bob.go("GET", "/bots/bob.bot").text
+
+
+@pytest.mark.slow
+def test_a_server_stopped_with_a_bots_streams_open_ends_them_and_exits(tmp_path: Path) -> None:
+    """SIGTERM (a deploy's restart) ends `okgin serve` while a bot holds its event and game
+    streams open (each a response that never ends by itself): the streams end on their own, so
+    nothing is cut and nothing is logged as an error."""
+    own = ServerProcess(tmp_path / "games.db").start()
+    try:
+        _robo, token = bot(own.url, "robo.stopped")
+        events = Stream(own.url, token, "/api/stream/event")
+        web = signed_up(own.url, "stopped.person")
+        accepted = api(own.url, token, "POST", f"/api/challenge/{challenge(web, 'robo.stopped')}/accept")
+        room = accepted.json()["room"]
+        game = Stream(own.url, token, f"/api/bot/game/stream/{room}")
+        game.wait_for(lambda f: f["type"] == "state", "the first state")
+        assert own.process is not None
+        own.process.terminate()
+        own.process.wait(timeout=30)  # before, the process waited for the streams for ever
+    finally:
+        own.kill()
+    assert own.process.returncode in (0, -signal.SIGTERM), own.log()
+    assert "ERROR" not in own.log() and "Traceback" not in own.log(), own.log()
+    assert events.done.wait(10) and game.done.wait(10)
