@@ -8,7 +8,6 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import FrameType
 from typing import Any, NoReturn
 
 from okgin.cards import parse_cards
@@ -135,60 +134,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_in_terminal(args.rules, args.opponent, args.seed)
 
 
-WS_MAX_SIZE = 32_768
-"""The transport's frame limit in bytes: the app reads at most 16,384 characters."""
-
-WS_PING_SECONDS = 2.0
-"""How often each WebSocket is pinged. A proxy in front (deploy/okgin.conf) closes a connection
-that brings nothing for 5 s, so that a hung process's players reconnect to another one; the
-pings keep a quiet table's connection busy well within that."""
-
-SHUTDOWN_GRACE = 3
-"""Seconds a stopped process (SIGTERM, a deploy's restart) waits for open requests to finish
-before it cuts them. The API's streams, which never finish by themselves, end within a second
-of the signal (``Settings.stopping``); this is the bound for anything else."""
-
-
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    from okgin.server.serve import serve
 
-    from okgin.server import create_app
-    from okgin.server.pool.choices import PoolSettings
-    from okgin.server.wire.limits import NO_ADDRESS_LIMITS
-
-    if args.clock_file and not args.allow_seeds:
-        raise OkginError("--clock-file is for tests only: it needs --allow-seeds")
-    if args.broker:  # an unreachable Redis stops here in one line, not in uvicorn's lifespan
-        from okgin.server.rooms.redis_broker import check_broker
-
-        check_broker(args.broker)
-    # A store that cannot be opened stops here too, in one line.
-    hosts = list(dict.fromkeys([args.host.strip("[]"), "localhost", *args.allowed_host]))
-    app = create_app(
-        args.db, broker_url=args.broker, allow_seeds=args.allow_seeds, origins=args.origin,
-        idle_hours=args.idle_hours or None, limits=NO_ADDRESS_LIMITS if args.no_address_limits else None,
-        away_seconds=args.away_seconds, hosts=hosts, secure_cookies=args.secure_cookies,
-        pool=PoolSettings(offer_seconds=args.pool_offer_seconds), clock_file=args.clock_file,
-    )
-    where = app.state.store.url  # the URL with its password, if any, hidden
-    print(f"okgin: playing at http://{args.host}:{args.port}  (games stored in {where})", flush=True)
-    print(f"okgin: answering the host names {', '.join(hosts)} (more with --allowed-host NAME)", flush=True)
-    config = uvicorn.Config(
-        app, host=args.host, port=args.port, log_level="warning",
-        ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
-        ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING_SECONDS, timeout_graceful_shutdown=SHUTDOWN_GRACE,
-    )
-    stopping = app.state.settings.stopping
-
-    class Server(uvicorn.Server):
-        """uvicorn's server, telling the app when it is asked to stop (``Settings.stopping``)."""
-
-        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            stopping.ask()
-            super().handle_exit(sig, frame)
-
-    Server(config).run()
-    return 0
+    return serve(args)
 
 
 def _cmd_admin(args: argparse.Namespace) -> int:
