@@ -88,7 +88,9 @@ def test_prizes_and_pairing_are_pure_logic_beside_the_engine(module):
 
 
 SERVER = PACKAGE / "server"
-FLOORS = ["serve", "app", "pages", "tournaments", "pool", "wire", "players", "coach", "rooms", "store", "refusals"]
+FLOORS = [
+    "serve", "app", "pages", "tournaments", "pool", "wire", "players", "coach", "rooms", "store", "refusals",
+]
 """The server's floors from the top: each module imports only its own floor and those below
 (``refusals``, the error codes every floor refuses with, is the bottom)."""
 
