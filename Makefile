@@ -42,9 +42,15 @@ node_modules/axe-core/axe.min.js: package-lock.json | system
 
 # Three workers, each taking whole files (a file's fixtures, servers and browser start once): many
 # tests wait on servers, browsers and animations, so on two cores a third worker still finds CPU
-# (quiet: 12 min 57 s of pytest with two, 11 min 22 s with three and the CPU 91% busy).
+# (quiet: 12 min 57 s of pytest with two, 11 min 22 s with three and the CPU 91% busy). The files
+# go out longest first, as tests/durations.json measured them (tests/support/longest_first.py),
+# so no long file starts last. okgin's bytecode is written first: the suite starts okgin about a
+# hundred times, and Python compiles every module again at each start where PYTHONDONTWRITEBYTECODE
+# is set.
+XDIST := --dist loadfile --no-loadscope-reorder
 unit: $(STAMP) system node_modules/axe-core/axe.min.js
-	$(BIN)/pytest -q -n 3 --dist loadfile --durations=25
+	$(BIN)/python -m compileall -q okgin
+	$(BIN)/pytest -q -n 3 $(XDIST) --durations=25
 
 test: lint typecheck unit
 
@@ -52,7 +58,8 @@ test: lint typecheck unit
 # (tests/system/, marker `system`), of Chromium (tests/browser/, marker `browser`) and those
 # that take more than about 2 s each (marker `slow`). Under 2 minutes on two quiet cores.
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -n 2 --dist loadfile -m "not system and not browser and not slow"
+	$(BIN)/python -m compileall -q okgin
+	$(BIN)/pytest -q -n 2 $(XDIST) -m "not system and not browser and not slow"
 
 # Every shipped puzzle priced again on fresh guesses (docs/puzzles.md): about 0.8 s of CPU a
 # puzzle, so not part of make test (which checks a seeded sample of 25).

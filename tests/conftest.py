@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from longest_first import DurationsRecorder, known_seconds, longest_first
 from real_servers import MissingServer, Postgres, Redis
 from server_process import Serve, ServerProcess
 from starlette.applications import Starlette
@@ -35,6 +36,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         folder = item.path.resolve().relative_to(TESTS).parts[0]
         if folder in FOLDER_MARKERS:
             item.add_marker(FOLDER_MARKERS[folder])
+    items[:] = longest_first(items, known_seconds())
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--write-durations", metavar="PATH", type=Path,
+                     help="write each test file's seconds in this run to PATH (tests/durations.json)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("write_durations") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(DurationsPlugin(config.getoption("write_durations")))
+
+
+class DurationsPlugin:
+    """Records the run's seconds per file in the process that receives every report."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.recorder = path, DurationsRecorder()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.recorder.add(report)
+
+    def pytest_sessionfinish(self) -> None:
+        self.recorder.write(self.path)
 
 
 @pytest.fixture
