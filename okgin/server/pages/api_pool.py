@@ -20,7 +20,7 @@ from okgin.server.players.ratings import Rating, family
 from okgin.server.pool.choices import ChoiceError
 from okgin.server.pool.matchmaker import Matchmaker, PoolError
 from okgin.server.pool.seekers import Seeker
-from okgin.server.rooms.redis_broker import BrokerError
+from okgin.server.rooms.broker import BrokerError
 
 
 def _join(api: Api, pool: Matchmaker, player: str, rules: object, seats: object) -> Seeker:

@@ -31,7 +31,7 @@ from okgin.server.pages.api_common import Api, ApiRefused, bearer_of, seat_of
 from okgin.server.players.api_tokens import ApiTokens, Bearer
 from okgin.server.players.bots import BotAccounts
 from okgin.server.players.challenges import Challenges
-from okgin.server.rooms.redis_broker import BrokerError
+from okgin.server.rooms.broker import BrokerError
 from okgin.server.rooms.watchers import Watcher
 from okgin.server.store.storage import StorageError
 

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from okgin.server.pool.seekers import CLAIMED, SEATED, WAITING, Seeker
-from okgin.server.rooms.redis_broker import BrokerError
+from okgin.server.rooms.broker import BrokerError
 
 KEY = "okgin:pool:seekers"
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from okgin.server.rooms.broker import Broker, LocalBroker
 from okgin.server.rooms.presence import LocalPresence, Presence, RedisPresence
-from okgin.server.rooms.redis_broker import RedisBroker
 
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
@@ -14,6 +13,8 @@ def make_broker(url: str | None) -> Broker:
     if not url:
         return LocalBroker()
     if url.startswith(REDIS_SCHEMES):
+        from okgin.server.rooms.redis_broker import RedisBroker  # redis is imported only when used
+
         return RedisBroker(url)
     raise ValueError(f"unknown broker {url!r}: use redis://host:port")
 

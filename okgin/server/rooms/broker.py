@@ -21,6 +21,10 @@ log = logging.getLogger("okgin.server")
 Callback = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+class BrokerError(OkginError):
+    """The broker cannot be reached or used: the message says why, in one line."""
+
+
 class Broker(Protocol):
     """Publish and subscribe by channel name."""
 

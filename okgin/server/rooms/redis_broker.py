@@ -35,8 +35,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from okgin.errors import OkginError
-from okgin.server.rooms.broker import Callback, Subscribers
+from okgin.server.rooms.broker import BrokerError, Callback, Subscribers
 
 log = logging.getLogger("okgin.server")
 
@@ -47,10 +46,6 @@ CHECK: dict[str, Any] = {"check": True}
 SYNC: dict[str, Any] = {"sync": True}
 HELLO = b'{"hello":true}'
 TAG = 16  # a payload is the publishing broker's origin (16 hex digits), then the message's JSON
-
-
-class BrokerError(OkginError):
-    """The broker cannot be reached or used: the message says why, in one line."""
 
 
 class RedisBroker(Subscribers):

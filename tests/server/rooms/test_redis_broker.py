@@ -12,7 +12,8 @@ import pytest
 from real_servers import Redis, free_port
 from scripted_client import run
 
-from okgin.server.rooms.redis_broker import CHECK, RESYNC, SYNC, BrokerError, RedisBroker, check_broker
+from okgin.server.rooms.broker import BrokerError
+from okgin.server.rooms.redis_broker import CHECK, RESYNC, SYNC, RedisBroker, check_broker
 
 
 class Heard:
