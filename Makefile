@@ -81,7 +81,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_coach.py --hands 30 --runs 3
 	$(BIN)/python bench/bench_frames.py
 
-# The README's screenshots, as the last `make test` took them (artifacts/).
+# The README's screenshots, as the last `make test` took them (artifacts/; every screen's picture
+# with OKGIN_SCREENSHOTS=1 make test).
 screenshots:
 	cp artifacts/desktop-table.png docs/screenshot.png
 	cp artifacts/phone-375x740.png docs/screenshot-phone.png

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -104,6 +105,19 @@ def _keep_evidence(item: pytest.Item) -> None:
         shutil.copy(log, kept / f"{stem}-{log.name}")
 
 
+DOC_SHOTS = frozenset({
+    "desktop-table", "phone-375x740", "phone-360x640", "layout-room-4-table-1280x800",
+    "layout-solo-2-table-740x360", "phone-table-375x740", "pages-tournament-finished-1280x800",
+    "pages-leaderboard-1280x800",
+})
+"""The pictures the README shows (`make screenshots` copies them into docs/): always taken."""
+EVERY_SHOT = os.environ.get("OKGIN_SCREENSHOTS") == "1"
+"""OKGIN_SCREENSHOTS=1 takes every other screen's picture too (about 300, some 15 s of a run):
+for looking the screens over, not needed to pass a test."""
+
+
 def shot(page: Page, name: str, full_page: bool = True) -> None:
+    if not (EVERY_SHOT or name in DOC_SHOTS):
+        return
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
