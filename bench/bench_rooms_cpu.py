@@ -2,13 +2,14 @@
 not a test).
 
     .venv/bin/python bench/bench_rooms_cpu.py --rooms 100 500 --think 0 2 --runs 3
+    .venv/bin/python bench/bench_rooms_cpu.py --rooms 500 --think 0 --runs 3 --seats 2
 
 Always two `okgin serve` processes behind Debian's nginx running deploy/okgin.conf, on a
 throwaway PostgreSQL and Redis. One room is ``bench/bench_action_cpu.py --rooms 1`` (a room of
 two scripted people playing 5 hands as fast as the server answers); the others are
-``bench/bench_rooms_load.py`` (rooms of 2 to 4 scripted people) for each number of rooms and
-each think time (``--think 0``: every person moves the moment they may; ``--think 2``: 1 to 3 s
-before each move, a human pace). All take turns ``--runs`` times so that each meets the same
+``bench/bench_rooms_load.py`` (rooms of 2 to 4 scripted people, or with ``--seats 2`` rooms of two
+like the one room) for each number of rooms and each think time (``--think 0``: every person
+moves the moment they may; ``--think 2``: 1 to 3 s before each move, a human pace). All take turns ``--runs`` times so that each meets the same
 load, and one table is printed: the servers' CPU (user + system) divided by the actions
 acknowledged, the median of the runs, and its ratio to the one room.
 
@@ -33,10 +34,11 @@ PER_ACTION = re.compile(r"\(([\d.]+) ms per acknowledged action\)")
 RATE = re.compile(r"actions acknowledged: \d+ \((\d+)/s\)")
 
 
-def measure(rooms: int, think: float, seconds: float) -> tuple[float, float]:
+def measure(rooms: int, think: float, seconds: float, seats: list[int]) -> tuple[float, float]:
     """One run of the load benchmark: (ms of server CPU per action, actions per second)."""
     out = subprocess.run([sys.executable, str(LOAD), "--rooms", str(rooms), "--processes", "2",
-                          "--nginx", "--think", str(think), "--seconds", str(seconds)],
+                          "--nginx", "--think", str(think), "--seconds", str(seconds),
+                          "--seats", *map(str, seats)],
                          capture_output=True, text=True, check=True).stdout
     cpu, rate = PER_ACTION.search(out), RATE.search(out)
     if cpu is None or rate is None:
@@ -61,6 +63,8 @@ def main() -> None:
     parser.add_argument("--think", type=float, nargs="+", default=[0.0, 2.0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seats", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4],
+                        help="the rooms' seats, drawn from these; 2 alone: rooms like the one room")
     args = parser.parse_args()
     found: dict[tuple[float, int], list[tuple[float, float]]] = {}
     ones: list[float] = []
@@ -69,7 +73,7 @@ def main() -> None:
         print(f"run {run + 1}: one room: {ones[-1]} ms", file=sys.stderr)
         for think in args.think:
             for rooms in args.rooms:
-                found.setdefault((think, rooms), []).append(measure(rooms, think, args.seconds))
+                found.setdefault((think, rooms), []).append(measure(rooms, think, args.seconds, args.seats))
                 cpu, rate = found[think, rooms][-1]
                 print(f"run {run + 1}: think {think:g}, {rooms} rooms: {cpu} ms, {rate}/s", file=sys.stderr)
     base = statistics.median(ones)

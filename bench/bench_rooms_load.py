@@ -149,11 +149,12 @@ async def play(seat: Seat, until: list[float], think: float) -> None:
             return  # the game is over (rare within the measured seconds)
 
 
-async def run(urls: list[str], rooms: int, seconds: float, think: float, pids: list[int]) -> None:
+async def run(urls: list[str], rooms: int, seconds: float, think: float, pids: list[int],
+              seats: tuple[int, ...] = (2, 3, 4)) -> None:
     clock = Clock()
     base = sum(rss_kb(pid) for pid in pids)
     rng = random.Random(1)
-    sizes = [rng.choice((2, 3, 4)) for _ in range(rooms)]
+    sizes = [rng.choice(seats) for _ in range(rooms)]
     opening = time.monotonic()
     tables: list[list[Seat]] = []
     for batch in range(0, rooms, 50):  # 50 rooms at a time: opening is not what is measured
@@ -235,6 +236,8 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=500)
     parser.add_argument("--processes", type=int, default=1, choices=(1, 2))
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds a person waits before moving")
+    parser.add_argument("--seats", type=int, nargs="+", choices=(2, 3, 4), default=[2, 3, 4],
+                        help="each room's seats, drawn from these (default: 2, 3 or 4)")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the rooms play")
     parser.add_argument("--nginx", action="store_true",
                         help="put Debian's nginx with deploy/okgin.conf in front (its per-address "
@@ -250,7 +253,7 @@ def main() -> None:
             NGINX[0] = True
             made.front = Nginx([s.port for s in servers], address_limits=False).start()
             urls = [made.front.url.replace("http://", "ws://") + "/ws"]
-        asyncio.run(run(urls, args.rooms, args.seconds, args.think, pids))
+        asyncio.run(run(urls, args.rooms, args.seconds, args.think, pids, tuple(args.seats)))
 
 
 @dataclass
