@@ -9,9 +9,10 @@ throwaway PostgreSQL and Redis. One room is ``bench/bench_action_cpu.py --rooms 
 two scripted people playing 5 hands as fast as the server answers); the others are
 ``bench/bench_rooms_load.py`` (rooms of 2 to 4 scripted people, or with ``--seats 2`` rooms of two
 like the one room) for each number of rooms and each think time (``--think 0``: every person
-moves the moment they may; ``--think 2``: 1 to 3 s before each move, a human pace). All take turns ``--runs`` times so that each meets the same
-load, and one table is printed: the servers' CPU (user + system) divided by the actions
-acknowledged, the median of the runs, and its ratio to the one room.
+moves the moment they may; ``--think 2``: 1 to 3 s before each move, a human pace). All take
+turns ``--runs`` times so that each meets the same load, and one table is printed: the servers'
+CPU (user + system) divided by the actions acknowledged, the median of the runs, and its ratio
+to the one room.
 
 At a human pace the processes' upkeep (each connection pinged every 2 s, presence marked every
 3 s) is divided among fewer actions than in the closed loop: that is most of what a room costs
