@@ -44,9 +44,10 @@ node_modules/axe-core/axe.min.js: package-lock.json | system
 # tests wait on servers, browsers and animations, so on two cores a third worker still finds CPU
 # (quiet: 12 min 57 s of pytest with two, 11 min 22 s with three and the CPU 91% busy). The files
 # go out longest first, as tests/durations.json measured them (tests/support/longest_first.py),
-# so no long file starts last (with the changes of 6 Dec: 10 min 35 s, the CPU 92% busy). okgin's bytecode is written first: the suite starts okgin about a
-# hundred times, and Python compiles every module again at each start where PYTHONDONTWRITEBYTECODE
-# is set.
+# so no long file starts last (with that and the changes of 6 Dec: 10 min 35 s, 92% busy).
+# okgin's bytecode is written first: the suite starts many okgin processes, and where
+# PYTHONDONTWRITEBYTECODE is set each would compile every module again (0.88 s of CPU to
+# import the server from source, 0.74 s from bytecode).
 XDIST := --dist loadfile --no-loadscope-reorder
 unit: $(STAMP) system node_modules/axe-core/axe.min.js
 	$(BIN)/python -m compileall -q okgin

@@ -149,7 +149,7 @@ def test_the_replay_viewer_stepped_by_keyboard(browser: Browser, server: ServerP
     page = browser.new_page()
     blocked = csp_errors(page)
     page.goto(server.url + "/history")  # a guest from this first visit: the game is theirs
-    game = seed_games(server.db, 1, session_cookie(page))[0]
+    game = seed_games(server.db, range(1), session_cookie(page))[0]
     page.reload()
     page.click(f'a[href="/games/{game}/replay"]')
     move = page.locator("#replay-move")
@@ -224,7 +224,7 @@ def test_the_statistics_page_after_several_games(browser: Browser, server: Serve
     page = browser.new_page()
     blocked = csp_errors(page)
     page.goto(server.url + "/stats")
-    seed_games(server.db, 3, session_cookie(page))
+    seed_games(server.db, range(3), session_cookie(page))
     page.reload()
     expect(page.locator("h1")).to_have_text("Your statistics")
     expect(page.locator("p.lead")).to_contain_text("3 finished games")

@@ -148,7 +148,7 @@ def test_statistics_after_one_game(browser: Browser, server: ServerProcess) -> N
     context = new_context(browser, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(server.url + "/history")  # a guest from this first visit: the game is theirs
-    seed_games(server.db, 1, session_cookie(page))
+    seed_games(server.db, range(1), session_cookie(page))
     page.goto(server.url + "/stats")
     line = page.locator("#points svg.chart")
     expect(line).to_be_visible()

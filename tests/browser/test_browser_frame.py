@@ -59,7 +59,7 @@ def test_the_statistics_page_fits_a_phone(browser: Browser, server: ServerProces
     page = context.new_page()
     try:
         page.goto(server.url + "/history")  # a guest from this first visit: the games are theirs
-        seed_games(server.db, 3, session_cookie(page))
+        seed_games(server.db, range(3), session_cookie(page))
         for width, height in ((360, 640), (375, 740), (740, 360)):
             page.set_viewport_size({"width": width, "height": height})
             page.goto(server.url + "/stats")

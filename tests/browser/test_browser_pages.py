@@ -172,7 +172,7 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     page.goto(server.url + "/history")  # a guest from this first visit: the games are theirs
     cookie = session_cookie(page)
     context.close()
-    games = seed_games(db, 3, cookie)
+    games = seed_games(db, range(3), cookie)
     _rated_players(db)
     _open_tables(db)
     pages = {"play-online": "/play-online", "tables": "/tables", "bots": "/bots", "tournaments": "/t",

@@ -22,12 +22,12 @@ import pytest
 DURATIONS = Path(__file__).resolve().parents[1] / "durations.json"
 
 
-class Test(Protocol):
+class HasNodeId(Protocol):
     @property
     def nodeid(self) -> str: ...
 
 
-T = TypeVar("T", bound=Test)
+T = TypeVar("T", bound=HasNodeId)
 
 
 def file_of(nodeid: str) -> str:

@@ -8,7 +8,7 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -151,15 +151,14 @@ def finished_record(seed: int, target: int = 25) -> dict[str, Any]:
     return match_to_record(match, ["You", "Ruby"])
 
 
-def seed_games(db: Path, count: int, cookie: str | None = None, seeds: Sequence[int] = ()) -> list[str]:
-    """Finished games in the store and their statistics, as the server writes them; played
-    at seat 0 by the player whose session cookie is ``cookie`` (None: nobody's). Their ids are
-    new ones: a store shared by several tests holds each test's own. The games are dealt from
-    seeds 0 to ``count`` - 1, or from ``seeds`` when given."""
+def seed_games(db: Path, seeds: Iterable[int], cookie: str | None = None) -> list[str]:
+    """Finished games in the store and their statistics, as the server writes them, one dealt
+    from each of ``seeds``; played at seat 0 by the player whose session cookie is ``cookie``
+    (None: nobody's). Their ids are new ones: a store shared by several tests holds each test's own."""
     store = Store(f"sqlite:///{db}")
     ids = []
     batch = secrets.token_hex(4)
-    for seed in seeds or range(count):
+    for seed in seeds:
         record = finished_record(seed)
         game = f"seeded-{batch}-{seed}"
         store_record(store, game, record, ["simple"])

@@ -24,7 +24,7 @@ def test_a_private_games_puzzles_are_its_players_and_it_is_mined_once(tmp_path: 
     ann_session, _ = Players(store.engine).new_guest()
     ann = ann_session.player
     store.close()
-    games = seed_games(db, 2, seeds=(0, 3))  # seed 0's game holds no puzzle, seed 3's does
+    games = seed_games(db, (0, 3))  # seed 0's game holds no puzzle, seed 3's does
     store = Store(f"sqlite:///{db}")
     for game in games:
         Players(store.engine).sat_in_game(game, {0: ann})
