@@ -295,10 +295,20 @@ def test_a_locked_database_refuses_the_move_and_changes_nothing(server: ServerPr
     assert rejoined["view"]["history"] == json.loads(before)["hands"][-1]["actions"] or rejoined["view"]
 
 
+@pytest.fixture
+def unswept_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server with no sweeper (``--idle-hours 0``): the sweep it runs at its start writes to the
+    store too, and under load it can meet a test's lock and log its own line."""
+    process = ServerProcess(tmp_path / "games.db", extra=("--idle-hours", "0")).start()
+    yield process
+    process.stop()
+
+
 @pytest.mark.slow
-def test_a_locked_database_on_every_room_path_is_one_line_each(server: ServerProcess) -> None:
+def test_a_locked_database_on_every_room_path_is_one_line_each(unswept_server: ServerProcess) -> None:
     """Opening a game, opening a room and changing one while another writer holds the store:
     each answer is one clear line, nothing is stored, and the log holds one line per failure."""
+    server = unswept_server
 
     async def go() -> tuple[list[dict[str, Any]], dict[str, Any]]:
         host = await open_room(server.ws_url, 2, "Ann")
