@@ -19,8 +19,23 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from server_process import ServerProcess
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PLAYWRIGHT_DISABLES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin",
+    "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch",
+    "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+"""The features Playwright turns off itself (playwright-core's chromiumSwitches.ts). Chromium reads
+only the last --disable-features it is given, and Playwright's comes first, so ours names them
+again (test_browser_chromium checks the list against the installed Playwright's)."""
+UNSEEN_RENDERERS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "SpareRendererForSitePerProcess")
+"""For every new page (a window of its own, headless or not) Chromium 156 loads the address bar's
+two popups as web pages in a renderer process of their own, and keeps a spare renderer ready for
+the next site: about 0.7 s of CPU for each page a test opens, and nobody sees them headless."""
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--disable-features=" + ",".join(PLAYWRIGHT_DISABLES + UNSEEN_RENDERERS)]
 ARTIFACTS = Path(__file__).parents[2] / "artifacts"
 FAST = {"speed": "instant", "levels": ["normal"], "reduceMotion": True}
 
