@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import Page
 
 POINTS = {r: min(i + 1, 10) for i, r in enumerate("A23456789TJQK")}
@@ -37,7 +39,7 @@ def mouse_turn(page: Page) -> str:
     if turn != "you":
         return turn
     phase = str(page.evaluate("document.body.dataset.phase"))
-    before = page.evaluate("document.body.dataset.seq")
+    before = progress(page)
     if phase in ("offer", "last-chance"):
         page.click("#actions button:text-is('Pass')")
     elif phase == "draw":
@@ -62,7 +64,7 @@ def keyboard_turn(page: Page) -> str:
     if turn != "you":
         return turn
     phase = str(page.evaluate("document.body.dataset.phase"))
-    before = page.evaluate("document.body.dataset.seq")
+    before = progress(page)
     if phase in ("offer", "last-chance", "draw"):
         page.keyboard.press("s")
     elif word := ending_button(page):
@@ -93,10 +95,23 @@ def discard_anyway(page: Page) -> None:
         page.click("#coach-warning button:text-is('Discard anyway')")
 
 
-def moved(page: Page, before: str) -> None:
-    """Wait until the page has shown a new state (or it is no longer the person's move)."""
-    changed = f"document.body.dataset.seq !== '{before}' || document.body.dataset.turn !== 'you'"
-    page.wait_for_function(changed, timeout=WAIT)
+PROGRESS = ("(() => { const s = Okgin.state(); "
+            "return JSON.stringify([s.game, s.hand_number, s.view.history.length]); })()")
+"""How far the shown game has gone: the game, the hand and the number of its moves."""
+
+
+def progress(page: Page) -> str:
+    """Where the shown game is, before a move (for ``moved``)."""
+    return str(page.evaluate(PROGRESS))
+
+
+def moved(page: Page, before: str, timeout: float = WAIT) -> None:
+    """Wait until the page shows the game past ``before`` (``progress`` before the move): the move
+    made, or a new hand or game. Any new state is not enough: the server sends the same state
+    again when the person changes an option (the coach), and that one can arrive after the
+    person's move was sent but before its answer."""
+    assert before.startswith("["), f"moved() takes progress(page), not {before!r}"
+    page.wait_for_function(f"{PROGRESS} !== {json.dumps(before)}", timeout=timeout)
 
 
 def press_until_focused(page: Page, test: str, keys: tuple[str, ...] = ("Tab",), first: str = "") -> None:

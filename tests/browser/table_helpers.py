@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from browser_play import POINTS, moved, wait_my_move
+from browser_play import POINTS, moved, progress, wait_my_move
 from conftest import new_context
 from playwright.sync_api import Browser, Page
 
@@ -60,7 +60,7 @@ def planned_turn(page: Page) -> str:
     if turn != "you":
         return turn
     view = page.evaluate("Okgin.state().view")
-    before = page.evaluate("document.body.dataset.seq")
+    before = progress(page)
     if "big-gin" in view["legal"]:
         page.keyboard.press("g")
     elif view["phase"] != "discard":

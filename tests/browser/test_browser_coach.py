@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_play import ending_button, mouse_turn, moved, wait_my_move
+from browser_play import ending_button, mouse_turn, moved, progress, wait_my_move
 from conftest import ARGS, FAST, game_page, new_context, shot  # noqa: F401
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
@@ -73,7 +73,7 @@ def reach_a_risky_discard(page: Page) -> str:
 def test_a_warning_before_a_risky_discard_then_discard_anyway(coached: Page) -> None:
     page = coached
     card = reach_a_risky_discard(page)
-    before = page.evaluate("document.body.dataset.seq")
+    before = progress(page)
     page.click(f'#hand .card[data-card="{card}"]')
     page.click(f'#hand .card[data-card="{card}"]')
     warning = page.locator("#coach-warning")

@@ -7,9 +7,11 @@ import json
 import re
 from pathlib import Path
 
-from browser_play import discard_choice, keyboard_turn, mouse_turn, moved, next_hand, wait_my_move
+import pytest
+from browser_play import discard_choice, keyboard_turn, mouse_turn, moved, next_hand, progress, wait_my_move
 from conftest import FAST, new_context, shot
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from scripted_client import assert_fair
 from server_process import ServerProcess
 
@@ -92,6 +94,21 @@ def test_a_hand_by_keyboard_alone(page: Page) -> None:
     page.click("#open-options")
     page.keyboard.press("Escape")
     expect(page.locator("#options")).to_be_hidden()
+
+
+def test_a_state_sent_again_is_not_taken_for_a_move(page: Page) -> None:
+    """Changing an option (the coach) makes the server send the shown state again. The helpers'
+    ``moved`` waits for a move's own answer, not for any new state: the layout matrix's room
+    game once clicked the card it had just discarded, when such a state came in between."""
+    wait_my_move(page)
+    before, seq = progress(page), page.evaluate("document.body.dataset.seq")
+    page.evaluate("Okgin.send({type: 'options', coach: true})")
+    page.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}")  # shown again
+    assert progress(page) == before
+    with pytest.raises(PlaywrightTimeoutError):
+        moved(page, before, timeout=1_000)
+    mouse_turn(page)
+    assert progress(page) != before
 
 
 def test_cards_have_names_in_words(page: Page) -> None:
@@ -196,7 +213,7 @@ def test_touch_tap_lifts_then_discards_on_a_phone(browser: Browser, server: Serv
         phase = page.evaluate("document.body.dataset.phase")
         if phase == "discard":
             break
-        before = page.evaluate("document.body.dataset.seq")
+        before = progress(page)
         page.tap("#stock") if phase == "draw" else page.tap("#actions button:text-is('Pass')")
         moved(page, before)
     card = discard_choice(page)

@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from browser_play import moved, wait_my_move
+from browser_play import moved, progress, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
@@ -199,7 +199,7 @@ def test_after_new_game_focus_is_on_the_hand(browser: Browser, server: ServerPro
     with opened(browser, server.url) as page:
         seeded_game(page, BIG_GIN_SEED)
         wait_my_move(page)
-        drawn_from = page.evaluate("document.body.dataset.seq")
+        drawn_from = progress(page)
         page.locator("#stock").click()  # a move: the game is in progress, New game asks first
         moved(page, drawn_from)  # once the page holds the draw: until then nothing has been played
         wait_my_move(page)

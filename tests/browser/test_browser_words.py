@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from browser_play import discard_choice, ending_button, mouse_turn, moved, wait_my_move
+from browser_play import discard_choice, ending_button, mouse_turn, moved, progress, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
@@ -64,7 +64,7 @@ def test_touch_players_are_not_told_keys(browser: Browser, server: ServerProcess
             expect(page.locator(".keys-line")).to_be_hidden()
             if page.evaluate("document.body.dataset.phase") == "discard":
                 break
-            before = page.evaluate("document.body.dataset.seq")
+            before = progress(page)
             page.click("#stock")
             moved(page, before)  # the next look is at the state after this move, not before its answer
         expect(page.locator("#status")).to_contain_text("tap a card twice to discard it")
@@ -125,7 +125,7 @@ def _walk_turn(page: Page, take: bool) -> str:
     if turn != "you":
         return turn
     phase = str(page.evaluate("document.body.dataset.phase"))
-    before = page.evaluate("document.body.dataset.seq")
+    before = progress(page)
     if phase == "draw" and take and page.evaluate("Okgin.state().view.legal.includes('take')"):
         page.keyboard.press("d")
         phase = "take"
