@@ -455,9 +455,19 @@ def abandoned_seats(seats: Sequence[Seat]) -> tuple[int, ...]:
                  if (seat.kind == "person" and seat.stand_in is not None) or seat.left)
 
 
+def command_safe_token(nbytes: int) -> str:
+    """``secrets.token_urlsafe(nbytes)`` never starting with "-": codes and ids are typed as
+    commands' arguments (`okgin bot --join CODE`, `okgin admin ban PLAYER`), where one starting
+    with "-" is read as an option."""
+    while True:
+        token = secrets.token_urlsafe(nbytes)
+        if not token.startswith("-"):
+            return token
+
+
 def new_code() -> str:
-    """An unguessable room code (96 random bits), safe in a URL."""
-    return secrets.token_urlsafe(12)
+    """An unguessable room (and tournament) code (96 random bits), safe in a URL and a command."""
+    return command_safe_token(12)
 
 
 def clean_name(name: object) -> str:
