@@ -30,9 +30,9 @@ PLAYWRIGHT_DISABLES = (
 only the last --disable-features it is given, and Playwright's comes first, so ours names them
 again (test_browser_chromium checks the list against the installed Playwright's)."""
 UNSEEN_RENDERERS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "SpareRendererForSitePerProcess")
-"""For every new page (a window of its own, headless or not) Chromium 156 loads the address bar's
+"""For every new page (a window of its own) headless Chromium 156 still loads the address bar's
 two popups as web pages in a renderer process of their own, and keeps a spare renderer ready for
-the next site: about 0.7 s of CPU for each page a test opens, and nobody sees them headless."""
+the next site: about 0.7 s of CPU for each page a test opens, for nothing anybody sees."""
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run",
         "--disable-features=" + ",".join(PLAYWRIGHT_DISABLES + UNSEEN_RENDERERS)]
