@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, exists, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from okgin.server.rooms.room import RoomError, clean_name, command_safe_token
+from okgin.server.rooms.room import RoomError, clean_name
 from okgin.server.store.db import storage_errors
 from okgin.server.store.name_keys import name_key
 from okgin.server.store.schema import accounts, daily_attempts, game_players, players, room_players, sessions
@@ -53,7 +53,7 @@ class Players:
 
     def new_guest(self, agent: str = "") -> tuple[Session, str]:
         """A new guest player with a new session; returns it and the cookie's session id."""
-        player = command_safe_token(16)  # `okgin admin ban PLAYER` takes it
+        player = secrets.token_urlsafe(16)
         with storage_errors("could not make a new player"), self.engine.begin() as db:
             db.execute(insert(players).values(id=player, created=time.time(), name=None))
             return _open_session(db, player, None, agent)

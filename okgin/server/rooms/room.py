@@ -456,9 +456,8 @@ def abandoned_seats(seats: Sequence[Seat]) -> tuple[int, ...]:
 
 
 def command_safe_token(nbytes: int) -> str:
-    """``secrets.token_urlsafe(nbytes)`` never starting with "-": codes and ids are typed as
-    commands' arguments (`okgin bot --join CODE`, `okgin admin ban PLAYER`), where one starting
-    with "-" is read as an option."""
+    """``secrets.token_urlsafe(nbytes)`` never starting with "-": a code is typed as an option's
+    value (`okgin bot --join CODE`), and argparse reads a value starting with "-" as an option."""
     while True:
         token = secrets.token_urlsafe(nbytes)
         if not token.startswith("-"):
