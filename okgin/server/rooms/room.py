@@ -455,18 +455,14 @@ def abandoned_seats(seats: Sequence[Seat]) -> tuple[int, ...]:
                  if (seat.kind == "person" and seat.stand_in is not None) or seat.left)
 
 
-def command_safe_token(nbytes: int) -> str:
-    """``secrets.token_urlsafe(nbytes)`` never starting with "-": a code is typed as an option's
-    value (`okgin bot --join CODE`), and argparse reads a value starting with "-" as an option."""
-    while True:
-        token = secrets.token_urlsafe(nbytes)
-        if not token.startswith("-"):
-            return token
-
-
 def new_code() -> str:
-    """An unguessable room (and tournament) code (96 random bits), safe in a URL and a command."""
-    return command_safe_token(12)
+    """An unguessable room (and tournament) code (96 random bits), safe in a URL and as an
+    option's value: never starting with "-", which argparse reads as an option
+    (`okgin bot --join CODE`)."""
+    while True:
+        code = secrets.token_urlsafe(12)
+        if not code.startswith("-"):
+            return code
 
 
 def clean_name(name: object) -> str:
