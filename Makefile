@@ -42,12 +42,10 @@ node_modules/axe-core/axe.min.js: package-lock.json | system
 
 # Three workers, each taking whole files (a file's fixtures, servers and browser start once): many
 # tests wait on servers, browsers and animations, so on two cores a third worker still finds CPU
-# (quiet: 12 min 57 s of pytest with two, 11 min 22 s with three and the CPU 91% busy). The files
-# go out longest first, as tests/durations.json measured them (tests/support/longest_first.py),
-# so no long file starts last (with that and the changes of 6 Dec: 10 min 35 s, 92% busy).
-# Chromium is launched without the renderers it makes for each page and nobody sees headless
-# (tests/browser/conftest.py): about 0.7 s of CPU less for each page a test opens (8 min 44 s,
-# 87% busy).
+# (quiet, 6 Dec: 8 min 44 s of pytest, the CPU 87% busy). The files go out longest first, as
+# tests/durations.json measured them (tests/support/longest_first.py), so no long file starts
+# last. Chromium is launched without the renderers it makes for each page and nobody sees
+# headless (tests/browser/conftest.py): about 0.7 s of CPU less for each page a test opens.
 # okgin's bytecode is written first: the suite starts many okgin processes, and where
 # PYTHONDONTWRITEBYTECODE is set each would compile every module again (0.88 s of CPU to
 # import the server from source, 0.74 s from bytecode).

@@ -5,12 +5,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import playwright
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "support"))
@@ -19,23 +21,28 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from server_process import ServerProcess
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-PLAYWRIGHT_DISABLES = (
-    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
-    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
-    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin",
-    "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch",
-    "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion",
-)
-"""The features Playwright turns off itself (playwright-core's chromiumSwitches.ts). Chromium reads
-only the last --disable-features it is given, and Playwright's comes first, so ours names them
-again (test_browser_chromium checks the list against the installed Playwright's)."""
+DRIVER = Path(playwright.__file__).parent / "driver" / "package" / "lib"
+
+
+def playwright_disables() -> tuple[str, ...]:
+    """The features the installed Playwright turns off itself (its ``disabledFeatures`` list, in
+    its driver). Chromium reads only the last --disable-features it is given, and Playwright's
+    comes first, so ours names them again."""
+    for script in sorted(DRIVER.rglob("*.js")):
+        found = re.search(r"disabledFeatures = \[(.*?)\]", script.read_text(errors="replace"), re.S)
+        if found:
+            code = re.sub(r"//[^\n]*", "", found.group(1))  # its comments name features too
+            return tuple(re.findall(r'"([A-Za-z0-9]+)"', code))
+    raise RuntimeError(f"no disabledFeatures list in Playwright's driver under {DRIVER}")
+
+
 UNSEEN_RENDERERS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "SpareRendererForSitePerProcess")
 """For every new page (a window of its own) headless Chromium 156 still loads the address bar's
 two popups as web pages in a renderer process of their own, and keeps a spare renderer ready for
 the next site: about 0.7 s of CPU for each page a test opens, for nothing anybody sees."""
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-features=" + ",".join(PLAYWRIGHT_DISABLES + UNSEEN_RENDERERS)]
+        "--disable-features=" + ",".join(playwright_disables() + UNSEEN_RENDERERS)]
 ARTIFACTS = Path(__file__).parents[2] / "artifacts"
 FAST = {"speed": "instant", "levels": ["normal"], "reduceMotion": True}
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from browser_play import ending_button, mouse_turn, moved, progress, wait_my_move
-from conftest import ARGS, FAST, game_page, new_context, shot  # noqa: F401
+from conftest import FAST, game_page, shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from stored_games import store_record

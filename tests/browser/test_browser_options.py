@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from browser_play import discard_choice, mouse_turn, next_hand, wait_my_move
-from conftest import ARGS, new_context, shot  # noqa: F401
+from conftest import new_context, shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from test_browser_game import set_house_rule, start_new_game
