@@ -14,9 +14,10 @@ turns ``--runs`` times so that each meets the same load, and one table is printe
 CPU (user + system) divided by the actions acknowledged, the median of the runs, and its ratio
 to the one room.
 
-At a human pace the processes' upkeep (each connection pinged every 2 s, presence marked every
-3 s) is divided among fewer actions than in the closed loop: that is most of what a room costs
-beyond its moves.
+At a human pace a move costs more than in the closed loop: the processes' own upkeep (their
+looks at the pool and the tournaments, the pings, presence) is divided among fewer moves, and
+each move finds its room's memory cold (``bench/bench_wake_cost.py``). ``--rooms 1`` with
+``--think 2`` measures one room at that pace too.
 """
 
 from __future__ import annotations
