@@ -222,43 +222,55 @@ def test_four_hundred_seekers_on_two_processes_are_each_seated_once_within_their
           f"{len(seekers) / took:.1f} seekers/s")
 
 
+HELD = (("oklahoma-reshuffle", 3, 1), ("oklahoma-multiplayer", 4, 2), ("oklahoma-reshuffle", 4, 2))
+"""(rules, seats, companions): two seekers of each choice are left claimed by the dying process.
+No other seeker here makes these choices, so until their companions seek no process can seat
+either pair: the claims are made without racing the matchmakers, however busy the machine."""
+
+
 def test_a_process_killed_mid_pairing_loses_nobody(front: tuple[Any, ...]) -> None:
     one, two, nginx, url, pool = front
     chance = random.Random(15)
     seekers = [Scripted(f"x{n}", rules, seats) for n, (rules, seats) in
                enumerate([("oklahoma", 2)] * 60 + [("oklahoma-multiplayer", 3)] * 60 + [("gin", 2)] * 40)]
+    held = [Scripted(f"h{rules}{seats}-{n}", rules, seats) for rules, seats, _ in HELD for n in range(2)]
+    companions = [Scripted(f"c{rules}{seats}-{n}", rules, seats) for rules, seats, many in HELD
+                  for n in range(many)]
+    everyone = seekers + held + companions
     limits = httpx.Limits(max_connections=4, max_keepalive_connections=4)
     killed_at = 0.0
-
     orphaned: list[str] = []
-    killed_by = 0.0
 
-    async def killer() -> None:
-        """Three seconds in, the dying process is made to hold claims it never seats (as if it
-        died between claiming and making the room: the window is milliseconds, so a kill alone
-        seldom lands in it), then is SIGKILLed."""
+    async def killer(until: float) -> None:
+        """Three seconds in, while the others are being paired, the dying process is made to
+        hold claims it never seats (as if it died between claiming and making the room: the
+        window is milliseconds, so a kill alone seldom lands in it), then is SIGKILLed; then the
+        held seekers' companions seek."""
         nonlocal killed_at
         await asyncio.sleep(3.0)
-        number = 0
-        while len(orphaned) < 6 and time.time() < killed_by:  # pairs still waiting, claimed for it
-            waiting = [s for s in await asyncio.to_thread(pool.waiting, time.time())
-                       if (s.preset, s.seats) == ("oklahoma", 2)]
-            for a, b in zip(waiting[::2], waiting[1::2], strict=False):
-                at, number = time.time(), number + 1
-                if await asyncio.to_thread(pool.claim, f"dead-{number}", {a.id: 0, b.id: 1}, at, at + 5):
-                    orphaned.extend((a.id, b.id))
-            await asyncio.sleep(0.02)
+        choices = [(rules, seats) for rules, seats, _ in HELD]
+        while time.time() < until:  # until both of each held choice are waiting
+            waiting = await asyncio.to_thread(pool.waiting, time.time())
+            pairs = [[s for s in waiting if (s.preset, s.seats) == choice] for choice in choices]
+            if all(len(pair) == 2 for pair in pairs):
+                break
+            await asyncio.sleep(0.1)
+        assert all(len(pair) == 2 for pair in pairs), "the held seekers were not all waiting in 60 s"
+        for number, (a, b) in enumerate(pairs):
+            at = time.time()
+            assert await asyncio.to_thread(pool.claim, f"dead-{number}", {a.id: 0, b.id: 1}, at, at + 5)
+            orphaned.extend((a.id, b.id))
         one.kill()
         killed_at = time.time()
+        await asyncio.gather(*(play(s, 0, until, again=True) for s in companions))
 
     async def go() -> None:
-        await asyncio.gather(*(arrive(s, nginx.url, limits) for s in seekers))
+        await asyncio.gather(*(arrive(s, nginx.url, limits) for s in everyone))
         start = time.time()
-        nonlocal killed_by
-        killed_by = start + 5.0
-        await asyncio.gather(killer(), *(play(s, chance.uniform(0, 6), start + 60, again=True)
-                                         for s in seekers))
-        for s in seekers:
+        await asyncio.gather(killer(start + 60), *(play(s, chance.uniform(0, 1), start + 60, again=True)
+                                                   for s in held),
+                             *(play(s, chance.uniform(0, 6), start + 60, again=True) for s in seekers))
+        for s in everyone:
             assert s.client is not None
             await s.client.aclose()
 
@@ -267,17 +279,18 @@ def test_a_process_killed_mid_pairing_loses_nobody(front: tuple[Any, ...]) -> No
     # Each seated or told to seek again within 15 s of the kill; one told to seek again seeks
     # again, as its person would (a table's last seat must not wait for one who gave up), so in
     # the end every one of them is seated exactly once.
-    late = [s for s in seekers if not s.told or s.told - max(killed_at, s.asked) > TOLD_WITHIN]
+    late = [s for s in everyone if not s.told or s.told - max(killed_at, s.asked) > TOLD_WITHIN]
     assert not late, [(s.key, s.answers[-4:]) for s in late[:5]]
-    seated = [s for s in seekers if s.state == "seated"]
-    gone = [s for s in seekers if s.again]
-    assert len(seated) == len(seekers), [(s.key, s.answers[-4:]) for s in seekers if s.state != "seated"][:5]
+    seated = [s for s in everyone if s.state == "seated"]
+    gone = [s for s in everyone if s.again]
+    unseated = [(s.key, s.answers[-4:]) for s in everyone if s.state != "seated"]
+    assert not unseated, unseated[:5]
     seated_once(url, seated)
-    assert orphaned, "no seeker was waiting to be left claimed by the dying process"
+    assert len(orphaned) == 6
     assert not any(str(s.room).startswith("dead-") for s in seated)
     recovered = len(re.findall("a claim for room", two.log()))
     assert recovered >= len(orphaned) // 2
-    after = [s.told - max(killed_at, s.asked) for s in seekers if s.asked < killed_at < s.told]
+    after = [s.told - max(killed_at, s.asked) for s in everyone if s.asked < killed_at < s.told]
     print(f"\nSIGKILL mid-pairing: {len(seated)} seated, {len(gone)} told to seek again, "
           f"{recovered} claims of the dead process ({len(orphaned)} seekers) settled by the other; "
           f"the longest wait after the kill {max(after, default=0):.1f} s")
