@@ -74,17 +74,25 @@ def test_a_full_game_to_the_end_by_mouse(page: Page, server: ServerProcess) -> N
     assert record["format"] == "okgin/1" and record["rules"]["target"] == 60
 
 
-def test_a_hand_by_keyboard_alone(page: Page) -> None:
+@pytest.mark.parametrize("target", [None, "1"], ids=["a-hand", "the-game-in-one-hand"])
+def test_a_hand_by_keyboard_alone(page: Page, target: str | None) -> None:
+    """A hand played with the keyboard alone, and the next dealt with Enter. To 1 point (and, now
+    and then, to 150: a doubled gin in the first hand) the hand ends the game, and Enter is Rematch."""
+    if target:
+        set_house_rule(page, "target", target)
+        start_new_game(page)
     start = page.evaluate("document.body.dataset.seq")
     for _ in range(200):
-        if keyboard_turn(page) == "hand-over":
+        ended = keyboard_turn(page)
+        if ended in ("hand-over", "over"):  # a first hand may end the game: a doubled gin reaches 150
             break
     else:
         raise AssertionError("the hand did not end")
     expect(page.locator("#result")).to_be_visible()
-    assert page.evaluate("document.activeElement.textContent") == "Next hand"
+    focused = "Next hand" if ended == "hand-over" else "Rematch"
+    assert page.evaluate("document.activeElement.textContent") == focused
     page.keyboard.press("Enter")
-    page.wait_for_function("document.body.dataset.turn !== 'hand-over'")
+    page.wait_for_function(f"document.body.dataset.turn !== '{ended}'")
     expect(page.locator("#result")).to_be_hidden()
     assert page.evaluate("document.body.dataset.seq") != start
     # H asks for a hint; Escape closes a panel.
