@@ -11,8 +11,8 @@ worker thread as the server does its store reads, after waiting 0, 0.01, 0.1 and
 - one pass over 200,000 separate float objects (about 5 MB: many pages, each touched once).
 
 Back to back each costs what it costs. After a wait, on the virtual machines these figures come
-from, the first touch of each memory page costs far more: the loop over few pages slows
-little, while the store read and the pass over many pages slow tens of times (no page faults,
+from, work that touches much memory costs far more: the loop over few pages slows little,
+while the store read and the pass over many pages slow tens of times (no page faults,
 no system time: the thread's user time, and its wall time the same). In the closed loop a
 server never waits, so a move's work finds its pages warm; at a human pace nearly every message
 reaches a process that has been waiting, and pays this again.
