@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from playwright.sync_api import Page
 
 POINTS = {r: min(i + 1, 10) for i, r in enumerate("A23456789TJQK")}
 WAIT = 20_000
+LONG_HAND_SEED = 1577
+"""A deal in which nobody goes out before the person's fifth draw, played by the table tests'
+plan (``table_helpers.planned_turn``): pass the upcard, draw from the stock, throw the highest
+unmatched card. The ``page`` fixture deals it, so that no test meets a hand ended by Ruby's first
+moves (an unseeded deal may: her gin on the upcard ended one under a test pressing keys)."""
+
+
+def seeded_game(page: Page, seed: int, **rules: Any) -> None:
+    """Start a game with a known deal (the server runs with --allow-seeds), the page's rules."""
+    before = page.evaluate("Okgin.state().game")
+    page.evaluate("([seed, extra]) => Okgin.send({type: 'new', seed, "
+                  "opponents: Okgin.Settings.options.levels, "
+                  "rules: {...Okgin.Settings.currentRules(), ...extra}})", [seed, rules])
+    page.wait_for_function(f"Okgin.state().game !== {json.dumps(before)}")
 
 
 def wait_my_move(page: Page) -> str:

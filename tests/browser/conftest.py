@@ -17,6 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "support"))
 
+from browser_play import LONG_HAND_SEED, seeded_game
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from server_process import ServerProcess
 
@@ -92,9 +93,11 @@ def game_page(browser: Browser, server: ServerProcess, init_script: str) -> Iter
 
 @pytest.fixture
 def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
-    """A fresh page at desktop width, with instant opponents, showing a new game."""
+    """A fresh page at desktop width, with instant opponents, showing a new game of a known
+    deal whose first hand is long (``LONG_HAND_SEED``)."""
     with game_page(browser, server, "if (!localStorage.getItem('okgin.options')) "
                    f"localStorage.setItem('okgin.options', '{json.dumps(FAST)}')") as opened:
+        seeded_game(opened, LONG_HAND_SEED)
         yield opened
 
 

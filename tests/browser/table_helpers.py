@@ -44,15 +44,6 @@ def restart_with_rules(page: Page, **rules: Any) -> None:
     page.wait_for_selector("#hand .card")
 
 
-def seeded_game(page: Page, seed: int, **rules: Any) -> None:
-    """Start a game with a known deal (the server runs with --allow-seeds), the page's rules."""
-    before = page.evaluate("Okgin.state().game")
-    page.evaluate("([seed, extra]) => Okgin.send({type: 'new', seed, "
-                  "opponents: Okgin.Settings.options.levels, "
-                  "rules: {...Okgin.Settings.currentRules(), ...extra}})", [seed, rules])
-    page.wait_for_function(f"Okgin.state().game !== {json.dumps(before)}")
-
-
 def planned_turn(page: Page) -> str:
     """The plan the seeds were found with (by keyboard): pass the upcard, draw from the stock,
     go Big Gin when it is there, else throw the highest unmatched card; never knock."""

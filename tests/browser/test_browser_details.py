@@ -5,11 +5,11 @@ and the statistics page's one-game charts and tables read properly."""
 
 from __future__ import annotations
 
-from browser_play import wait_my_move
+from browser_play import seeded_game, wait_my_move
 from conftest import new_context, shot
 from playwright.sync_api import Browser, expect
 from server_process import ServerProcess
-from table_helpers import axe, opened, play_planned_hand, seeded_game
+from table_helpers import axe, opened, play_planned_hand
 from test_browser_coach import session_cookie
 from test_browser_layout import create_room, start_room
 from test_coach_server import seed_games

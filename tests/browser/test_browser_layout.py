@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_play import WAIT, mouse_turn, next_hand, wait_my_move
+from browser_play import WAIT, mouse_turn, next_hand, seeded_game, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
-from table_helpers import axe, opened, seeded_game
+from table_helpers import axe, opened
 
 SIZES = ((1280, 800), (1366, 768), (1440, 900), (375, 740), (360, 640), (740, 360))
 PRESETS = {2: "oklahoma-big-gin", 3: "oklahoma-multiplayer", 4: "oklahoma-multiplayer"}

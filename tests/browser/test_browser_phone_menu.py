@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_play import wait_my_move
+from browser_play import seeded_game, wait_my_move
 from conftest import FAST, new_context, shot
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from server_process import ServerProcess
-from table_helpers import opened, seeded_game
+from table_helpers import opened
 from test_browser_rooms import RULES
 
 WAIT = 20_000

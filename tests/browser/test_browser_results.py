@@ -10,11 +10,11 @@ import json
 import re
 
 import pytest
-from browser_play import moved, progress, wait_my_move
+from browser_play import moved, progress, seeded_game, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
-from table_helpers import axe, opened, play_planned_hand, seeded_game
+from table_helpers import axe, opened, play_planned_hand
 
 UNDERCUT_SEED = 66  # a king of spades up; Ruby knocks with 9, you undercut with 5: (25 + 9 − 5) × 2
 RUBY_GIN_SEED = 1  # an ace of spades up; Ruby goes gin against your 2 deadwood: (25 + 2) × 2

@@ -6,13 +6,13 @@ from __future__ import annotations
 import itertools
 import re
 
-from browser_play import keyboard_turn, mouse_turn, next_hand, wait_my_move
+from browser_play import LONG_HAND_SEED, keyboard_turn, mouse_turn, next_hand, seeded_game, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
-from table_helpers import axe, opened, planned_turn, play_planned_hand, restart_with_rules, seeded_game
+from table_helpers import axe, opened, planned_turn, play_planned_hand, restart_with_rules
 
-BIG_GIN_SEED = 1577  # with the plan: you go Big Gin on your fifth draw, Ruby holds 31 deadwood
+BIG_GIN_SEED = LONG_HAND_SEED  # with the plan: you go Big Gin on your fifth draw, Ruby holds 31 deadwood
 KNOCK_SEED = 19  # Ruby takes the upcard, then knocks; you lay off the jack of diamonds
 ON_BODY = "document.activeElement === document.body || document.activeElement === null"
 
@@ -228,11 +228,11 @@ def test_instant_still_shows_moves_and_the_system_setting_reduces_motion(
 
 
 def _to_a_discard(page: Page) -> None:
-    for _ in range(40):
+    """Play the seeded deal (``seeded_game(page, BIG_GIN_SEED)``: nobody goes out before your
+    fifth draw) by mouse to your first discard."""
+    for _ in range(4):
         turn = wait_my_move(page)
-        if turn == "hand-over":
-            next_hand(page)
-            continue
+        assert turn == "you", f"the seeded hand ended ({turn}) before your first discard"
         if page.evaluate("document.body.dataset.phase") == "discard":
             return
         mouse_turn(page)
@@ -247,6 +247,7 @@ def _assert_above_the_fold(page: Page, height: int) -> None:
 
 def test_layout_desktop_and_phones(browser: Browser, server: ServerProcess) -> None:
     with opened(browser, server.url, 1280, 800) as page:
+        seeded_game(page, BIG_GIN_SEED)
         _to_a_discard(page)
         boxes = [b for b in (c.bounding_box() for c in page.locator("#hand .card").all()) if b]
         assert len(boxes) == 11 and all(b["width"] >= 80 for b in boxes)
@@ -259,6 +260,7 @@ def test_layout_desktop_and_phones(browser: Browser, server: ServerProcess) -> N
             header = page.locator("header.top").bounding_box()
             assert header and header["height"] <= 60
             expect(page.locator("#new-game")).to_be_hidden()
+            seeded_game(page, BIG_GIN_SEED)
             _to_a_discard(page)
             _assert_above_the_fold(page, height)
             _assert_whole_cards(page, width)

@@ -13,11 +13,11 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 
 import pytest
-from browser_play import WAIT, ending_button, mouse_turn, next_hand, wait_my_move
+from browser_play import WAIT, ending_button, mouse_turn, next_hand, seeded_game, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
-from table_helpers import opened, planned_turn, seeded_game
+from table_helpers import opened, planned_turn
 from test_browser_layout import SEED, create_room, settle, start_room, to_my_discard
 
 PHONES = ((360, 640), (375, 740), (740, 360))

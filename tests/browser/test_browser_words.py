@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
-from browser_play import discard_choice, ending_button, mouse_turn, moved, progress, wait_my_move
+from browser_play import discard_choice, ending_button, mouse_turn, moved, progress, seeded_game, wait_my_move
 from conftest import shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
-from table_helpers import opened, play_planned_hand, seeded_game
+from table_helpers import opened, play_planned_hand
 from test_browser_rooms import _close_contexts, host_room, play_together, rooms_server, sit
 
 __all__ = ["_close_contexts", "rooms_server"]  # fixtures shared with the room tests
