@@ -38,7 +38,10 @@ class PoolSettings:
     timer: int = 60
     """The turn timer of a table Play online seats (seconds per move)."""
     tick: float = 0.5
-    """Seconds between two looks at the pool by each process."""
+    """Seconds between two looks at the pool by each process while anyone waits in it."""
+    idle_tick: float = 2.0
+    """Seconds between two looks while nobody waits: a seek made on a process wakes its look at
+    once (each process pairs the whole pool), so an empty pool costs a look every 2 s, not 2 a second."""
     lease: float = 10.0
     """Seconds a seeker stays in the pool after its page's last look (the page looks every second)."""
     claim_seconds: float = 5.0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import logging
 import re
@@ -39,6 +40,9 @@ RatingOf = Callable[[str, int], int]
 BlockedAmong = Callable[[Collection[str]], set[frozenset[str]]]
 """The pairs of these players where either blocked the other (``Blocks.among``)."""
 
+
+PURGE_SECONDS = 60.0
+"""Seconds between two tidies of the pool (seated and lapsed seekers past ``keep_seconds``)."""
 
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,40}")
 """A press of Seek's key: what the page makes (24 hex digits) and no more."""
@@ -84,6 +88,10 @@ class Matchmaker:
         self.blocked_among = blocked_among
         self.accept: Callable[[Seeker, Seeker, float], bool] = compatible
         """The pairing rule (``window.compatible``); each look adds the blocks read from the store."""
+        self.anyone_waiting = False
+        """Whether the last look found anyone waiting (``run`` looks every tick then, else idly)."""
+        self._joined: Callable[[], None] = _nothing
+        """Wakes ``run``'s idle wait (set by ``run``: callable from any thread)."""
 
     # -- a seeker's calls ------------------------------------------------------------------
 
@@ -109,6 +117,7 @@ class Matchmaker:
         seeker = Seeker.new(player, name, chosen, count, rating, now, self.settings.lease,
                             bot=bot, bots=bots and not bot, id=seeker_id)
         self.store.add(seeker)
+        self._joined()
         return seeker
 
     def look(self, seeker: str, player: str) -> dict[str, Any]:
@@ -166,6 +175,7 @@ class Matchmaker:
         self.recover(now)
         made = []
         waiting = self.store.waiting(now)
+        self.anyone_waiting = bool(waiting)
         rule = unblocked(self.accept, self.blocked_among({seeker.player for seeker in waiting}))
         for table in tables(waiting, now, rule):
             code, at = new_code(), time.time()
@@ -213,17 +223,39 @@ class Matchmaker:
         return self.store.purge(time.time() - self.settings.keep_seconds)
 
     async def run(self) -> None:
-        """For ever: a look at the pool every tick, in a worker thread; now and then, a tidy."""
-        looks = 0
+        """For ever: a look at the pool in a worker thread, every tick while anyone waits, else
+        every idle tick or at once when someone seeks here; every minute, a tidy."""
+        loop, joined = asyncio.get_running_loop(), asyncio.Event()
+
+        def wake() -> None:
+            loop.call_soon_threadsafe(joined.set)
+
+        self._joined = wake
+        try:
+            await self._look_for_ever(joined)
+        finally:
+            self._joined = _nothing  # the loop may close: a seek made after wakes nothing
+
+    async def _look_for_ever(self, joined: asyncio.Event) -> None:
+        tidy = time.monotonic() + PURGE_SECONDS
         while True:
+            joined.clear()
             try:
                 await anyio.to_thread.run_sync(self.pair)
-                looks += 1
-                if looks % 120 == 0:
+                if time.monotonic() >= tidy:
+                    tidy = time.monotonic() + PURGE_SECONDS
                     await anyio.to_thread.run_sync(self.purge)
             except Exception as error:  # a lost Redis, a locked store: the next look tries again
                 log.warning("pool: pairing failed: %s", error)
-            await asyncio.sleep(self.settings.tick)
+            if self.anyone_waiting:
+                await asyncio.sleep(self.settings.tick)
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(joined.wait(), self.settings.idle_tick)
+
+
+def _nothing() -> None:
+    return None
 
 
 def _unused_name(name: str, taken: list[str]) -> str:

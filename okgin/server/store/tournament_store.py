@@ -144,13 +144,13 @@ class TournamentStore:
         with storage_errors("could not read the tables"), self.engine.connect() as db:
             return {code for (code,) in db.execute(select(rooms.c.code).where(rooms.c.code.in_(codes)))}
 
-    def due(self, now: float) -> list[str]:
-        """The open tournaments whose set start time has come (read from their settings: the
-        open ones are few, and a start written twice is refused by the version)."""
+    def starts(self) -> dict[str, float]:
+        """The open tournaments' set start times, by code (read from their settings: the open
+        ones are few, and a start written twice is refused by the version)."""
         query = select(tournaments.c.code, tournaments.c.data).where(tournaments.c.status == "open")
         with storage_errors("could not read the tournaments"), self.engine.connect() as db:
-            return [code for code, data in db.execute(query)
-                    if (starts := json.loads(data).get("starts")) is not None and starts <= now]
+            return {code: float(starts) for code, data in db.execute(query)
+                    if (starts := json.loads(data).get("starts")) is not None}
 
     def running(self) -> list[str]:
         with storage_errors("could not read the tournaments"), self.engine.connect() as db:

@@ -35,7 +35,9 @@ from okgin.server.tournaments.settings import Settings
 
 log = logging.getLogger("okgin.server")
 TICK = 1.0
-"""Seconds between two looks at the running tournaments (a table ending here looks at once)."""
+"""Seconds between two looks while a tournament runs (a table ending here looks at once)."""
+IDLE_TICK = 2.0
+"""Seconds between two looks while none runs (or sooner, at the next set start time seen)."""
 LEASE = 10.0
 """Seconds a process runs a tournament's tables after its last look: another takes over after."""
 
@@ -44,12 +46,14 @@ class Director:
     """This process's part in running the tournaments."""
 
     def __init__(self, hall: Hall, store: TournamentStore, players: Players, away_grace: float,
-                 tick: float = TICK, lease: float = LEASE, poked: asyncio.Event | None = None) -> None:
+                 tick: float = TICK, lease: float = LEASE, poked: asyncio.Event | None = None,
+                 idle_tick: float = IDLE_TICK) -> None:
         self.hall = hall
         self.away_grace = away_grace
         self.store = store
         self.players = players
         self.tick = tick
+        self.idle_tick = idle_tick
         self.lease = lease
         self._poked = poked or asyncio.Event()
         """Set to look again at once: by ``poke``, and by the rooms (``RoomServices.table_finished``)."""
@@ -61,28 +65,37 @@ class Director:
         self._poked.set()
 
     async def run(self) -> None:
-        """For ever: look at every running tournament, then wait a tick (or a poke)."""
+        """For ever: look at the tournaments, then wait until the next look is due (or a poke)."""
         while True:
             self._poked.clear()
+            wait = self.tick
             try:
-                await self.look()
+                wait = await self.look()
             except Exception:  # a locked store, a lost Redis: the next tick tries again
                 log.exception("running the tournaments failed")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._poked.wait(), self.tick)
+                await asyncio.wait_for(self._poked.wait(), wait)
 
-    async def look(self) -> None:
-        for code in await anyio.to_thread.run_sync(self.store.due, time.time()):
+    async def look(self) -> float:
+        """Start the tournaments whose set time has come and drive the running ones. The seconds
+        until the next look: a tick while any runs, else the idle tick or the next set start."""
+        now = time.time()
+        starts = await anyio.to_thread.run_sync(self.store.starts)
+        for code in [code for code, at in starts.items() if at <= now]:
             try:  # its set time has come: computer players fill the empty places
                 await anyio.to_thread.run_sync(Tournaments(self.store).start, code, None)
             except Exception:
                 log.exception("tournament %s: starting it at its set time failed", code)
-        for code in await anyio.to_thread.run_sync(self.store.running):
+        running = await anyio.to_thread.run_sync(self.store.running)
+        for code in running:
             try:
                 if await anyio.to_thread.run_sync(self.store.claim, code, PROCESS, self.lease):
                     await self.drive(code)
             except Exception:  # one tournament's failure holds up no other
                 log.exception("tournament %s: this step failed (the next look tries again)", code)
+        if running or any(at <= now for at in starts.values()):
+            return self.tick
+        return min([self.idle_tick] + [at - time.time() for at in starts.values()])
 
     async def drive(self, code: str) -> None:
         """One step of tournament ``code``: its tables playing, their results kept, the next round."""
