@@ -76,8 +76,8 @@ def test_a_full_game_to_the_end_by_mouse(page: Page, server: ServerProcess) -> N
 
 @pytest.mark.parametrize("target", [None, "1"], ids=["a-hand", "the-game-in-one-hand"])
 def test_a_hand_by_keyboard_alone(page: Page, target: str | None) -> None:
-    """A hand played with the keyboard alone, and the next dealt with Enter. To 1 point (and, now
-    and then, to 150: a doubled gin in the first hand) the hand ends the game, and Enter is Rematch."""
+    """A hand played with the keyboard alone, and the next dealt with Enter. To 1 point (a new
+    game) the hand ends the game, and Enter is Rematch."""
     if target:
         set_house_rule(page, "target", target)
         start_new_game(page)

@@ -44,7 +44,7 @@ def test_an_empty_pool_is_looked_at_idly_and_a_seek_here_wakes_the_look(tmp_path
     """With a tick of 50 ms and an idle tick of a minute: after its first look at the empty pool
     the loop looks no more (20 looks a second it would be at the tick); two seeks made in worker
     threads, as the server makes them, wake it and are seated at once, not a minute later; while
-    they wait it looks every tick, and once they are seated it is idle again."""
+    they wait it looks every tick, and once a look has found them seated it is idle again."""
     store = Store(f"sqlite:///{tmp_path / 'games.db'}")
     pool = SqlPool(store.engine)
     matchmaker = CountedMatchmaker(pool, RoomTable(store, Room.from_data), lambda _player, _seats: 1500,
@@ -62,7 +62,7 @@ def test_an_empty_pool_is_looked_at_idly_and_a_seek_here_wakes_the_look(tmp_path
             return all((s := pool.get(seeker.id)) is not None and s.state == SEATED for seeker in (ann, bob))
 
         seated = await until(both_seated, 10.0)
-        await asyncio.sleep(0.3)
+        await until(lambda: not matchmaker.anyone_waiting, 10.0)  # the look after, at the tick
         after_seating = matchmaker.looks
         await asyncio.sleep(1.0)
         loop.cancel()
