@@ -11,15 +11,17 @@ import uvicorn
 from okgin.errors import OkginError
 from okgin.server.app import create_app
 from okgin.server.pool.choices import PoolSettings
+from okgin.server.wire.keepalive import QuietPings
 from okgin.server.wire.limits import NO_ADDRESS_LIMITS
 
 WS_MAX_SIZE = 32_768
 """The transport's frame limit in bytes: the app reads at most 16,384 characters."""
 
 WS_PING_SECONDS = 2.0
-"""How often each WebSocket is pinged. A proxy in front (deploy/okgin.conf) closes a connection
-that brings nothing for 5 s, so that a hung process's players reconnect to another one; the
-pings keep a quiet table's connection busy well within that."""
+"""How long a WebSocket may be sent nothing before it is pinged (``wire.keepalive``). A proxy in
+front (deploy/okgin.conf) closes a connection that brings nothing for 5 s, so that a hung
+process's players reconnect to another one; the pings keep a quiet table's connection busy well
+within that, and a table in play is kept so by its frames."""
 
 SHUTDOWN_GRACE = 3
 """Seconds a stopped process (SIGTERM, a deploy's restart) waits for open requests to finish
@@ -49,7 +51,8 @@ def serve(args: argparse.Namespace) -> int:
     config = uvicorn.Config(
         app, host=args.host, port=args.port, log_level="warning",
         ws_per_message_deflate=False,  # small frames on loopback: compression costs more than it saves
-        ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING_SECONDS, timeout_graceful_shutdown=SHUTDOWN_GRACE,
+        ws=QuietPings, ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING_SECONDS,
+        timeout_graceful_shutdown=SHUTDOWN_GRACE,
     )
     stopping = app.state.settings.stopping
 

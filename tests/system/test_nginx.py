@@ -29,7 +29,7 @@ THREE = {"preset": "oklahoma-multiplayer", "target": 25}
 TWO = {"preset": "oklahoma", "target": 1000}  # no game ends in the few moves played
 FAILED_OVER_WITHIN = 15.0
 """Seconds from a process's hang to its room being served again through nginx. deploy/okgin.conf
-says so: a connection that brings nothing for 5 s is closed (a healthy process pings every 2 s),
+says so: a connection that brings nothing for 5 s is closed (a healthy process pings a quiet one every 2 s),
 the page reconnects 1 s later, and a handshake or /healthz unanswered for 5 s goes to the next
 process: at most 11 s, and a few milliseconds there."""
 
