@@ -26,7 +26,7 @@ TABLE = ("#hand .card", "#actions button", "#stock")
 
 # Where each of the table's controls is, and whether a touch at its centre reaches it (what the
 # centre finds, when it does not; None for a control whose centre is below the fold: at 360×640
-# a second row of buttons, after an opponent took the upcard and the status took two lines, is
+# a second row of buttons, when a turn has four or more (gin and knock choices with the Hint), is
 # reached by scrolling, and nothing covers it). Measured on a still table: once no card is flying and no
 # animation runs (a card that lands is hidden while its copy flies in, and a touch passes
 # through it), in one task just after a frame was drawn, when the frame's ResizeObserver (the

@@ -23,6 +23,7 @@ from test_browser_layout import SEED, create_room, settle, start_room, to_my_dis
 PHONES = ((360, 640), (375, 740), (740, 360))
 TOUCH = 44
 KNOCK_SEED = 2  # with the plan (never knocking), you may knock on your fifth discard
+TAKEN_SEED = 8  # Ruby takes the upcard and throws the jack of clubs: your first move is a draw
 
 # Every visible control under ``root``: scrolled to, inside the window, found by elementFromPoint
 # at its centre, and (touch) at least 44×44 px. A link with text of its own around it (a link in
@@ -189,6 +190,25 @@ def test_the_knock_button_stays_in_a_small_phones_window(browser: Browser, serve
         shot(page, "touch-room-knock-360x640", full_page=False)
         problems = page.evaluate(IN_SIGHT, TABLE) + page.evaluate(CONTROLS, ["#play", True])
     assert not problems, problems
+
+
+@pytest.mark.slow
+def test_a_draw_turn_keeps_its_three_buttons_in_a_phones_window(
+    browser: Browser, server: ServerProcess,
+) -> None:
+    """After Ruby took the upcard, the person's draw has three buttons: Draw from the stock, Take
+    the jack of clubs and Hint. At each phone size all three are inside the window without
+    scrolling (Hint was below the fold at 360×640, on a second row), reachable, at least 44 px."""
+    with phone(browser, server, coach=True) as page:
+        seeded_game(page, TAKEN_SEED)
+        assert wait_my_move(page) == "you"
+        assert page.evaluate("Okgin.state().view.history") == ["1 take", "1 discard JC"]
+        buttons = page.locator("#actions button")
+        expect(buttons).to_have_count(3)
+        expect(buttons.nth(1)).to_contain_text("Take the jack of clubs")
+        expect(buttons.nth(2)).to_have_text("Hint")
+        failed = measure(page, "draw-turn", "#actions", ["#actions button", "#hand .card", "#stock"])
+    assert not failed, "\n".join(failed)
 
 
 MENU_ROW = """() => {
