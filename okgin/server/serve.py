@@ -31,12 +31,12 @@ of the signal (``Settings.stopping``); this is the bound for anything else."""
 
 
 YOUNG_OBJECTS_BEFORE_COLLECTING = 20_000
-"""The collector's first threshold (Python's default is 700; the older generations' stay 20, not
-10). A move makes and drops a few thousand objects; with the default, objects still in use
-between two collections (a frame being sent) were promoted and then traced again in every full
-collection, which walks every room's objects: at 500 rooms a tenth of the CPU in the closed
-loop, a full collection 0.1 s (docs/performance.md). Reference counting frees almost all of
-them anyway; the collector is only for cycles."""
+"""The collector's first threshold (Python's default is 700; the older generations' are 20, not
+10). With the defaults, objects still in use at a young collection (a frame on its way) were
+promoted and then traced again in full collections, each of which walks every room's objects:
+at 500 rooms in the closed loop the collector took a tenth of the CPU, a full collection 0.14 s
+(docs/performance.md). Reference counting frees almost every object anyway; the collector is
+only for cycles."""
 
 
 def settle_memory() -> None:
