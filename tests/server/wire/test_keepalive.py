@@ -70,7 +70,7 @@ def test_a_quiet_connection_is_pinged_and_a_busy_one_is_not(server: ServerProces
 
     quiet, (busy, answers) = run(both())
     assert quiet >= 2, f"a quiet connection was pinged {quiet} times in {WINDOW:.1f} s"
-    assert answers >= 8, answers
+    assert answers >= 4, answers  # the busy connection was busy (about 12 answers on a quiet machine)
     # Before the keepalive waited for quiet, the busy one was pinged as often as the quiet one.
     # One ping is allowed: a machine stalled for 2 s between two answers may need it.
     assert busy <= 1, f"a connection sent a frame every 0.5 s was also pinged {busy} times"
