@@ -96,6 +96,23 @@ def test_three_people_fill_a_three_seat_table(browser: Browser, pool_server: Ser
         expect(three[0].locator("#opponents .opponent")).to_have_count(2)
 
 
+def test_play_cannot_be_pressed_before_the_pages_script_can_seek(
+        browser: Browser, pool_server: ServerProcess) -> None:
+    """On a slow connection the page may show before play-online.js has run. Play stays disabled
+    until then: pressed earlier, it sent the form as a plain GET, the page came back with the
+    choice in its address and nobody was seeking (a loaded run's flake of the three-seat test)."""
+    with people(browser, 1) as (dee,):
+        dee.route("**/static/play-online.js", lambda route: route.abort())  # the script never comes
+        dee.goto(pool_server.url + "/play-online")
+        play = dee.get_by_role("button", name="Play", exact=True)
+        expect(play).to_be_disabled()
+        assert "needs JavaScript" in (dee.locator("noscript").text_content() or "")  # said without it
+        dee.unroute("**/static/play-online.js")
+        seek(dee, pool_server, "2 players: Standard Gin Rummy (knock with 10 or less)")
+        dee.get_by_role("button", name="Cancel").click()
+        expect(play).to_be_enabled()
+
+
 def test_a_lone_seeker_may_cancel_and_is_offered_a_computer_after_the_wait(
         browser: Browser, pool_server: ServerProcess) -> None:
     with people(browser, 1) as (cat,):

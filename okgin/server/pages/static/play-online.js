@@ -103,6 +103,10 @@ form.addEventListener("submit", async (event) => {
   if (show(answer)) timer = setTimeout(look, LOOK_MS);
 });
 
+// Play is disabled in the page until now: pressed before this script ran, it sent the form as
+// a plain GET and seeked nothing.
+document.getElementById("seek-play").disabled = false;
+
 cancel.addEventListener("click", async () => {
   if (!seeker) return;
   const answer = await call(`/play-online/seek/${seeker}/cancel`);
