@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_play import ending_button, mouse_turn, moved, progress, wait_my_move
+from browser_play import ending_button, mouse_turn, moved, next_hand, progress, wait_my_move
 from conftest import FAST, game_page, shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
@@ -57,7 +57,7 @@ def reach_a_risky_discard(page: Page) -> str:
     """Play on until it is the person's discard and the coach marks one as risky: that card."""
     for _ in range(120):
         if wait_my_move(page) == "hand-over":
-            page.click("#result-buttons button:text-is('Next hand')")
+            next_hand(page)  # and wait for the deal: looked at before it came, the hand seems over still
             continue
         if page.evaluate("document.body.dataset.phase") == "discard" and not ending_button(page):
             expect(page.locator("#coach .coach-suggestion")).to_be_visible()
