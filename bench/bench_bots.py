@@ -9,14 +9,15 @@
    Oklahoma knock rule on) on N hands in the same run, as a ratio. OpenSpiel is looked for in
    this interpreter, then in ``/tmp/benchvenv`` (or ``$OKGIN_PEER_PYTHON``); it is left out
    when neither has it.
-2. Decision time of ``normal`` and ``hard`` (at its default budget unless ``--budget``): M
+2. Decision time of ``normal``, ``hard`` and ``expert`` (at their default budgets unless
+   ``--budget``): M
    matches each against ``simple`` (one process; ``--rules`` and ``--seats``: the table, by
    default ``oklahoma`` for two, the others all ``simple``), p50/p95/p99 per decision, both as
    wall time and as the process's CPU time. On a quiet machine the two agree; on a shared one the
    wall time counts the waits for a core and the CPU time is what the decision costs.
 
 The targets (docs/bots.md): simple >= 400 hands/s; normal p95 <= 10 ms; hard p95 <= 250 ms
-and p99 <= 1 s.
+and p99 <= 1 s; expert p95 <= 1 s and p99 <= 2 s.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from okgin.actions import PlayerAction  # noqa: E402
 from okgin.bots import DEFAULT_BUDGET, Player, make_player  # noqa: E402
+from okgin.bots.expert import DEFAULT_BUDGET as EXPERT_BUDGET  # noqa: E402
 from okgin.hand import Deal, Hand  # noqa: E402
 from okgin.match import Match  # noqa: E402
 from okgin.rules import Rules, preset  # noqa: E402
@@ -134,7 +136,7 @@ def main() -> None:
     peer = openspiel_selfplay(args.hands, args.seed)
     times = {
         level: decision_times(level, args.matches, args.seed, args.budget, table)
-        for level in ("normal", "hard")
+        for level in ("normal", "hard", "expert")
     }
     if args.json:
         print(json.dumps({"simple_hands_per_s": ours, "openspiel_hands_per_s": peer, **times}))
@@ -145,9 +147,10 @@ def main() -> None:
     else:
         print(f"OpenSpiel simple bot vs itself (C++, oklahoma=true): {peer:,.0f} hands/s; "
               f"okgin/OpenSpiel = {ours / peer:.1f}x")
-    budget = args.budget if args.budget is not None else DEFAULT_BUDGET
+    budgets = {"hard": DEFAULT_BUDGET, "expert": EXPERT_BUDGET}
     for level, t in times.items():
-        extra = f" (budget {budget} guesses)" if level == "hard" else ""
+        budget = args.budget if args.budget is not None else budgets.get(level)
+        extra = f" (budget {budget} guesses)" if level in budgets else ""
         vs = "simple" if table.players == 2 else f"{table.players - 1} simple"
         vs += "" if table.preset == "oklahoma" else f" ({table.preset}, {table.players} seats)"
         print(f"{level}{extra}: {t['decisions']:.0f} decisions in {args.matches} matches vs {vs}: "

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from okgin.bots.base import Player
 from okgin.bots.easy import EasyPlayer
+from okgin.bots.expert import ExpertPlayer
 from okgin.bots.hard import DEFAULT_BUDGET, HardPlayer
 from okgin.bots.normal import NormalPlayer
 from okgin.bots.random_player import RandomPlayer
@@ -19,6 +20,7 @@ _LEVELS: dict[str, Callable[[random.Random, int | None], Player]] = {
     "easy": lambda rng, budget: EasyPlayer(rng),
     "normal": lambda rng, budget: NormalPlayer(rng),
     "hard": HardPlayer,
+    "expert": ExpertPlayer,
 }
 
 LEVELS = tuple(_LEVELS)

@@ -12,7 +12,7 @@ can use least. Draws follow `normal`.
 
 Every choice is a function of the view and the player's random generator: the budget is a
 number of guesses, not seconds, so the same seed plays the same game on a busy machine.
-``SAFETY_SECONDS`` of the search's own CPU time only stops a search that would otherwise hang
+``lookahead.SAFETY_SECONDS`` of the search's own CPU time only stops a search that would otherwise hang
 a game; no decision measured comes near it (docs/bots.md), and waiting for a core on a loaded
 machine does not count towards it.
 """
@@ -20,7 +20,6 @@ machine does not count towards it.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,10 +27,11 @@ from okgin.actions import BigGin, Discard, Knock, PlayerAction
 from okgin.bots.guess import Guesser
 from okgin.bots.judge import Judge
 from okgin.bots.knowledge import Knowledge, completers, knowledge_of
+from okgin.bots.lookahead import mean_worths
 from okgin.bots.memo import deadwood
 from okgin.bots.normal import NormalPlayer, best_knock, rank_discards
 from okgin.bots.race import MatchWorth
-from okgin.bots.rollout import Table, play_move
+from okgin.bots.rollout import Table
 from okgin.cards import DECK
 from okgin.hand import Phase
 from okgin.view import SeatView
@@ -40,11 +40,6 @@ DEFAULT_BUDGET = 200
 """Guessed deals searched per look-ahead by default (each played out once per candidate)."""
 MAX_BUDGET = 10_000
 """The most guesses a caller may ask for."""
-SAFETY_SECONDS = 5.0
-"""A search stops after this much CPU time of its thread whatever its budget: a safety net,
-far above any search measured (p99 under 0.1 s of CPU). CPU time, not the wall clock: on a
-machine loaded twenty times over, a wall-clock limit cut searches short and the same seed
-played a different game."""
 CLOSE = 3.0
 """Discards judged within this many points of `normal`'s best are looked at too."""
 PRIOR = 0.5
@@ -110,17 +105,8 @@ class HardPlayer:
         (``worth``: their points, and under penalty scoring the match they leave)."""
         quick = Table(view.rules, view.knock_limit, view.multiplier)
         for_gin = Table(view.rules, view.knock_limit, view.multiplier, gin_seeker=view.seat)
-        totals = [0.0] * len(plans)
-        deadline = time.thread_time() + SAFETY_SECONDS
-        guesses = 0
-        while guesses < self.budget and (guesses < 4 or time.thread_time() < deadline):
-            world = guesser.world(self.rng)
-            for i, plan in enumerate(plans):
-                table = for_gin if plan.for_gin else quick
-                points = play_move(table, world.copy(), view.seat, plan.action, view.phase, view.dealer)
-                totals[i] += worth.value(points)
-            guesses += 1
-        means = [t / guesses for t in totals]
+        moves = [(plan.action, for_gin if plan.for_gin else quick) for plan in plans]
+        means = mean_worths(view, guesser, self.rng, moves, self.budget, worth)
         means[0] += PRIOR
         best = max(range(len(plans)), key=lambda i: means[i])
         return plans[best].action

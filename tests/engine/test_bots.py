@@ -74,7 +74,7 @@ def test_every_level_plays_seeded_hands_of_every_preset_legally(level: str, rule
 
 
 @pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "expert"])
 def test_levels_play_a_whole_match_of_three_and_four(level: str, players: int) -> None:
     rules = preset("oklahoma-reshuffle").replace(players=players, target=60)
     seated = [Checked(_player(level, seat)) for seat in range(players)]
@@ -83,8 +83,8 @@ def test_levels_play_a_whole_match_of_three_and_four(level: str, players: int) -
 
 
 def test_an_unknown_level_is_refused_by_name() -> None:
-    with pytest.raises(OkginError, match="the players are random, simple, easy, normal, hard"):
-        make_player("expert")
+    with pytest.raises(OkginError, match="the players are random, simple, easy, normal, hard, expert"):
+        make_player("master")
 
 
 # -- fair play ------------------------------------------------------------------------------
@@ -250,16 +250,16 @@ def test_normal_takes_the_upcard_that_makes_a_set() -> None:
     assert NormalPlayer(random.Random(0)).act(seat_view(hand, 0)) == Take(0)
 
 
-def test_normal_and_hard_go_gin_when_they_can() -> None:
+def test_normal_hard_and_expert_go_gin_when_they_can() -> None:
     deal = _deal("AC 2C 3C 5D 6D 7D 9H TH JH KS", "5C 6C 7C 2H 3H 4H 9S TS JS KD", "QH")
     hand = Hand(Rules(), 1, deal)
     hand.apply(Take(0))  # QH makes the hearts run 9-10-J-Q: discard KS for gin
     view = seat_view(hand, 0)
-    for level in ("normal", "hard"):
+    for level in ("normal", "hard", "expert"):
         assert make_player(level, random.Random(0)).act(view) == Knock(0, Card.parse("KS"))
 
 
-def test_normal_and_hard_take_the_last_chance_that_lets_them_knock() -> None:
+def test_normal_hard_and_expert_take_the_last_chance_that_lets_them_knock() -> None:
     """000's last chance (``last_chance_knock``): two cards left, seat 1 may take the 8♣ seat 0
     threw, but only to knock. Taking it and throwing the 9♠ leaves 8 deadwood under the 9♦'s
     limit of 9, and seat 0's 21 (12 after it lays the 9♥ off) lose to it; a pass voids the
@@ -272,12 +272,12 @@ def test_normal_and_hard_take_the_last_chance_that_lets_them_knock() -> None:
     hand = play(rules, 1, the_deal, opening(1) + draw_and_discard(the_deal, 0, 0, 29))
     assert (hand.phase, hand.to_act, hand.stock_count) == (Phase.LAST_CHANCE, 1, 2)
     view = seat_view(hand, 1)
-    for level in ("normal", "hard"):
+    for level in ("normal", "hard", "expert"):
         assert make_player(level, random.Random(0)).act(view) == Take(1), level
     for level in LEVELS:  # no preset turns the rule on: every level's answer is legal here too
         assert make_player(level, random.Random(0)).act(view) in view.legal, level
     hand.apply(Take(1))
-    for level in ("normal", "hard"):
+    for level in ("normal", "hard", "expert"):
         assert make_player(level, random.Random(0)).act(seat_view(hand, 1)) == Knock(1, Card.parse("9S"))
 
 

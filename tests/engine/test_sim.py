@@ -123,8 +123,8 @@ def test_okgin_sim_prints_json_and_keeps_records_that_replay(
 
 
 def test_okgin_sim_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["sim", "expert", "simple", "--quiet"]) == 2
-    assert "no player 'expert'" in capsys.readouterr().err
+    assert main(["sim", "master", "simple", "--quiet"]) == 2
+    assert "no player 'master'" in capsys.readouterr().err
     with pytest.raises(OkginError, match="oklahoma-multiplayer is for 3 players"):
         make_config(["hard", "simple"], 10, "oklahoma-multiplayer", 0, 1, None, None)
     with pytest.raises(OkginError, match="at least 1"):

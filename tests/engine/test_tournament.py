@@ -102,7 +102,7 @@ def test_penalty_points_are_what_penalty_scoring_took_off(name, players, seed):
     [
         (["league", "--players", "simple"],
          "no format 'league'; the formats are swiss, knockout, round-robin"),
-        (["swiss", "--players", "simple", "expert"], "no player 'expert'; the players are"),
+        (["swiss", "--players", "simple", "master"], "no player 'master'; the players are"),
         (["swiss", "--players", "simple"], "--entrants must be from 2 to 1024, not 1"),
         (["swiss", "--players", "simple", "--entrants", "4", "--table", "5"],
          "--table must be 2, 3 or 4 players, not 5"),

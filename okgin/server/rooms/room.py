@@ -27,7 +27,7 @@ PHRASES = ("Good game", "Nice!", "Oops", "Hurry up")
 COMPUTER_NAMES = ("Ruby", "Sam", "Kit", "Olive", "Max", "Ada")
 """Computer players' names, in the order seats take them (static/words.js holds the same list):
 six, so three computer players find free names beside any three people."""
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 """The computer players a table offers, weakest first: the one list (the pages read it from the
 server: the room frame's ``levels``, and ``/api/rules``)."""
 TIMERS = (None, 30, 60, 120)

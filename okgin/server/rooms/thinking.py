@@ -1,7 +1,7 @@
 """Where computer players think, off the event loop, so no game waits for another's.
 
-Quick levels think in a worker thread. `hard` searches a fixed number of guessed deals per
-decision, holding the interpreter lock meanwhile, so it thinks in a separate process:
+Quick levels think in a worker thread. `hard` and `expert` search a fixed number of guessed
+deals per decision, holding the interpreter lock meanwhile, so they think in a separate process:
 the server's own process stays free to acknowledge every other game's actions.
 """
 
@@ -21,8 +21,8 @@ from okgin.errors import OkginError
 from okgin.server.rooms.room import LEVELS
 from okgin.view import SeatView
 
-SEARCHING = frozenset({"hard"})
-_FALLBACK = dict(zip(LEVELS, ("random", "simple", "simple"), strict=True))
+SEARCHING = frozenset({"hard", "expert"})
+_FALLBACK = dict(zip(LEVELS, ("random", "simple", "simple", "simple"), strict=True))
 """Each level's stand-in while its player is missing (a branch without it)."""
 
 

@@ -78,7 +78,7 @@ class Fields:
         return Rules.from_json(self.data.get("rules", "oklahoma"))
 
     def opponents(self) -> tuple[str, ...]:
-        """The computer players' levels: one to three of easy, normal, hard."""
+        """The computer players' levels: one to three of easy, normal, hard, expert."""
         value = self.data.get("opponents", ["normal"])
         if (
             not isinstance(value, list) or not 1 <= len(value) <= 3

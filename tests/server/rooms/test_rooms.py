@@ -338,7 +338,8 @@ def test_the_pages_read_the_computer_levels_from_the_server() -> None:
     assert room.public(0)["levels"] == list(LEVELS)
     api = json.loads(bytes(run(rules_api(None)).body))  # type: ignore[arg-type]
     assert api["levels"] == list(LEVELS)
-    assert opponents(list(LEVELS)) == LEVELS
+    for three in (LEVELS[:3], LEVELS[-3:]):  # at most three computer players: every level in one
+        assert opponents(list(three)) == three
     with pytest.raises(ProtocolError, match=", ".join(LEVELS)):
         opponents(["simple"])
     static = Path(__file__).resolve().parents[3] / "okgin/server/pages/static"
