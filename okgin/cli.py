@@ -267,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="processes to run (default 1)")
     p.add_argument("--budget", type=int, default=None,
-                   help="guessed deals hard searches per look-ahead (default 200)")
+                   help="guessed deals hard and expert search per look-ahead (default 200 and 160)")
     p.add_argument("--records", default=None, help="keep every match's record in this folder")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -294,7 +294,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the winner's least percent of a pool (default 75)")
     p.add_argument("--cutoff", type=int, default=50,
                    help="penalty points behind the winner from which a player gets nothing (default 50)")
-    p.add_argument("--budget", type=int, default=None, help="guessed deals hard searches per look-ahead")
+    p.add_argument("--budget", type=int, default=None,
+                   help="guessed deals hard and expert search per look-ahead")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_tournament)
 
