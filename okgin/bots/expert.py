@@ -45,7 +45,7 @@ class ExpertPlayer:
     def __init__(self, rng: random.Random | None = None, budget: int | None = None) -> None:
         self.rng = rng or random.Random()
         self.budget = max(1, min(MAX_BUDGET, DEFAULT_BUDGET if budget is None else int(budget)))
-        self._hard = HardPlayer(self.rng)
+        self._hard = HardPlayer(self.rng, budget)  # the same budget for its knock search
 
     def act(self, view: SeatView) -> PlayerAction:
         """The action ``expert`` plays in ``view`` (one of ``view.legal``)."""

@@ -13,7 +13,7 @@ from okgin.cli import main
 
 SIM = [sys.executable, "-m", "okgin.cli", "sim", "--json", "--no-times", "--quiet"]
 SEARCHERS = (["hard", "normal", "--matches", "6", "--seed", "7"],
-             ["expert", "hard", "--matches", "2", "--seed", "8"])
+             ["expert", "hard", "--matches", "2", "--seed", "8", "--budget", "40"])
 """The levels that search, each in a seeded sim of its own."""
 
 

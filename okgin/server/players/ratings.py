@@ -31,7 +31,7 @@ COMPUTER_MU = {"easy": 17.7, "normal": 25.0, "hard": 26.2, "expert": 27.3}
 """The computer players' fixed ratings (they never move): normal at a new player's 25, the others
 where openskill's own win probability (``predict_win``, with these sigmas) gives the win rates
 docs/bots.md measured against normal (easy 11.5%, hard 57.7%) and, for expert, against hard
-(57.0%; it has not been measured against normal)."""
+(57.3%; it has not been measured against normal)."""
 
 
 @dataclass(frozen=True, slots=True)
