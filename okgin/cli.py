@@ -182,7 +182,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     return sim_command(
         args.players, matches=args.matches, rules=args.rules, seed=args.seed, jobs=args.jobs,
         budget=args.budget, records=args.records, as_json=args.json, progress=not args.quiet,
-        timing=not args.no_times,
+        timing=not args.no_times, resume=args.resume,
     )
 
 
@@ -269,6 +269,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=None,
                    help="guessed deals hard and expert search per look-ahead (default 200 and 160)")
     p.add_argument("--records", default=None, help="keep every match's record in this folder")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with the stopped run whose records are in --records: its finished matches"
+                        " are read back, not played again (their decision times are not known)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--no-times", action="store_true",

@@ -13,20 +13,21 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import chain
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from okgin.actions import PlayerAction
+from okgin.actions import PlayerAction, Reshuffle
 from okgin.bots import LEVELS, Player, make_player
 from okgin.bots.hard import MAX_BUDGET
 from okgin.errors import OkginError
 from okgin.hand import Deal
 from okgin.match import Match
 from okgin.prizes import penalty_points
-from okgin.record import dumps, match_to_record
 from okgin.rules import Rules, preset
 from okgin.runner import play_hand
+from okgin.sim_records import check_resumable, claim, keep, manifest, read_back
 from okgin.view import SeatView
 
 OUTCOMES = ("knock", "gin", "big-gin", "undercut", "void")
@@ -46,6 +47,9 @@ class SimConfig:
     records: Path | None = None
     max_hands: int = 1000
     timing: bool = True
+    resume: bool = False
+    """Read back the groups whose records ``records`` already holds instead of playing them
+    (``okgin.sim_records``); their decision times are not known."""
     """Whether the report gives decision times: the one part of it that depends on the
     machine's load rather than on the seed (left out, a seeded report is the same every run)."""
 
@@ -80,6 +84,8 @@ class MatchStats:
     """Per entrant: seconds per decision."""
     penalties: list[int] = field(default_factory=list)
     """Per entrant: penalty points over the match (``okgin.prizes.penalty_points``)."""
+    decisions: list[int] = field(default_factory=list)
+    """Per entrant: the actions it chose (timed or not: a match read back has no times)."""
 
 
 class _Timed:
@@ -103,7 +109,7 @@ def play_one(config: SimConfig, group: int, rotation: int) -> MatchStats:
     Seat ``s`` holds entrant ``(s + rotation) % n``. The deals depend on the group alone.
     """
     n = len(config.levels)
-    entrant = [(s + rotation) % n for s in range(n)]
+    entrant = _entrants(n, rotation)
     times: list[list[float]] = [[] for _ in range(n)]
     players = [
         _Timed(
@@ -125,10 +131,13 @@ def play_one(config: SimConfig, group: int, rotation: int) -> MatchStats:
         raise OkginError(f"match {group}/{rotation} is not over after {config.max_hands} hands: "
                          "these players may never reach the target (random players seldom do)")
     if config.records is not None:
-        labels = [config.labels[e] for e in entrant]
-        path = config.records / f"match-{group:05d}-{rotation}.json"
-        path.write_text(dumps(match_to_record(match, labels)), encoding="utf-8")
+        keep(config.records, group, rotation, match, [config.labels[e] for e in entrant])
     return _stats(match, entrant, group, rotation, times)
+
+
+def _entrants(n: int, rotation: int) -> list[int]:
+    """The entrant in each seat when the seats are turned ``rotation`` places."""
+    return [(s + rotation) % n for s in range(n)]
 
 
 def _stats(
@@ -142,9 +151,13 @@ def _stats(
         by_entrant[e] = seat
     hand_points, outcomes = [], []
     penalties = [0] * n
+    decisions = [0] * n
     for hand in match.hands:
         result = hand.result
         assert result is not None
+        for action in hand.actions:
+            if not isinstance(action, Reshuffle):
+                decisions[entrant[action.seat]] += 1
         hand_points.append([result.points[by_entrant[e]] for e in range(n)])
         lost = penalty_points(result, match.rules.undercut_penalty)
         penalties = [penalties[e] + lost[by_entrant[e]] for e in range(n)]
@@ -152,7 +165,7 @@ def _stats(
         outcomes.append((str(result.outcome), winner))
     scores = [match.final.scores[by_entrant[e]] for e in range(n)]
     return MatchStats(group, rotation, entrant[match.final.winner], scores, hand_points, outcomes,
-                      times, penalties)
+                      times, penalties, decisions)
 
 
 def _play_group(args: tuple[SimConfig, int]) -> list[MatchStats]:
@@ -165,10 +178,14 @@ def run(
 ) -> list[MatchStats]:
     """Play every match of ``config`` (in ``config.jobs`` processes). Returns their figures,
     ordered by group and rotation; ``on_match`` is called as each one finishes."""
+    finished: dict[int, list[MatchStats]] = {}
     if config.records is not None:
         config.records.mkdir(parents=True, exist_ok=True)
+        if config.resume:
+            finished = _finished_groups(config)
+        claim(config.records, manifest(config.levels, config.rules, config.seed, config.budget))
     results: list[MatchStats] = []
-    for batch in _batches(config):
+    for batch in chain(finished.values(), _batches(config, set(finished))):
         for stats in batch:
             results.append(stats)
             if on_match is not None:
@@ -177,8 +194,28 @@ def run(
     return results
 
 
-def _batches(config: SimConfig) -> Iterator[list[MatchStats]]:
-    work = [(config, g) for g in range(config.groups)]
+def _finished_groups(config: SimConfig) -> dict[int, list[MatchStats]]:
+    """The groups whose every match the records folder holds already, read back."""
+    assert config.records is not None
+    n = len(config.levels)
+    found: dict[int, list[MatchStats]] = {}
+    for group in range(config.groups):
+        matches = []
+        for rotation in range(n):
+            entrant = _entrants(n, rotation)
+            labels = [config.labels[e] for e in entrant]
+            match = read_back(config.records, group, rotation, labels, config.rules)
+            if match is None:
+                break
+            matches.append(_stats(match, entrant, group, rotation, [[] for _ in range(n)]))
+        else:
+            found[group] = matches
+    return found
+
+
+def _batches(config: SimConfig, skip: set[int]) -> Iterator[list[MatchStats]]:
+    """The groups not in ``skip`` played, each group's matches as it finishes."""
+    work = [(config, g) for g in range(config.groups) if g not in skip]
     if config.jobs <= 1:
         yield from map(_play_group, work)
         return
@@ -262,8 +299,8 @@ def report(config: SimConfig, results: list[MatchStats]) -> dict[str, Any]:
         times = [t for r in results for t in r.times[e]]
         entrants.append(EntrantReport(
             name, wins, wins / matches if matches else 0.0, low, high, mean, p_low, p_high, won,
-            len(times), 1000 * percentile(times, 0.5), 1000 * percentile(times, 0.95),
-            1000 * percentile(times, 0.99),
+            sum(r.decisions[e] for r in results),
+            1000 * percentile(times, 0.5), 1000 * percentile(times, 0.95), 1000 * percentile(times, 0.99),
         ))
     hands = sum(len(r.hand_points) for r in results)
     voids = sum(1 for r in results for outcome, _ in r.outcomes if outcome == "void")
@@ -316,12 +353,13 @@ def report_json(summary: dict[str, Any]) -> str:
 def sim_command(
     levels: list[str], *, matches: int, rules: str, seed: int, jobs: int,
     budget: int | None, records: str | None, as_json: bool, progress: bool, timing: bool = True,
+    resume: bool = False,
 ) -> int:
     """What ``okgin sim`` does: check the arguments, play with a progress bar, report.
 
     Raises OkginError (a ValueError) for a bad level, preset, count or budget.
     """
-    config = make_config(levels, matches, rules, seed, jobs, budget, records, timing)
+    config = make_config(levels, matches, rules, seed, jobs, budget, records, timing, resume)
     results = _run_with_progress(config) if progress else run(config)
     summary = report(config, results)
     print(report_json(summary) if as_json else report_text(summary))
@@ -330,9 +368,10 @@ def sim_command(
 
 def make_config(
     levels: list[str], matches: int, rules: str, seed: int, jobs: int,
-    budget: int | None, records: str | None, timing: bool = True,
+    budget: int | None, records: str | None, timing: bool = True, resume: bool = False,
 ) -> SimConfig:
-    """A checked ``SimConfig``. Raises OkginError saying what is wrong."""
+    """A checked ``SimConfig``. Raises OkginError saying what is wrong (``resume``: unless
+    ``records`` holds the records of this same run, seed, players, rules and budget)."""
     chosen = preset(rules)
     if len(levels) != chosen.players:
         if chosen.players == 2 and 2 <= len(levels) <= 4:
@@ -352,7 +391,11 @@ def make_config(
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise OkginError(f"cannot keep records in {records}: {error.strerror}") from None
-    return SimConfig(tuple(levels), matches, chosen, seed, jobs, budget, folder, timing=timing)
+    if resume:
+        if folder is None:
+            raise OkginError("--resume reads back the matches in --records DIR: name the folder")
+        check_resumable(folder, manifest(levels, chosen, seed, budget))
+    return SimConfig(tuple(levels), matches, chosen, seed, jobs, budget, folder, timing=timing, resume=resume)
 
 
 def _run_with_progress(config: SimConfig) -> list[MatchStats]:

@@ -98,6 +98,7 @@ def test_the_report_counts_what_happened(tmp_path: Path) -> None:
     assert won + summary["voids"] == summary["hands"]
     assert simple["points_per_hand"] == pytest.approx(-rand["points_per_hand"])
     assert simple["decisions"] > 0 and simple["p50_ms"] <= simple["p95_ms"] <= simple["p99_ms"]
+    assert simple["decisions"] == sum(len(r.times[0]) for r in results)  # each one timed
 
 
 def test_okgin_sim_prints_json_and_keeps_records_that_replay(
@@ -110,7 +111,7 @@ def test_okgin_sim_prints_json_and_keeps_records_that_replay(
     assert status == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["matches"] == 4 and summary["players"] == ["normal", "simple"]
-    files = sorted(tmp_path.glob("*.json"))
+    files = sorted(tmp_path.glob("match-*.json"))
     assert len(files) == 4
     winners = []
     for path in files:
