@@ -27,11 +27,11 @@ COMPUTER_WEIGHT = 0.5
 """A game with a computer player at the table moves its people's ratings by this share of
 what openskill's update gives (their mu and sigma each go that part of the way)."""
 COMPUTER_SIGMA = 1.0
-COMPUTER_MU = {"easy": 17.7, "normal": 25.0, "hard": 26.2, "expert": 27.3}
+COMPUTER_MU = {"easy": 17.7, "normal": 25.0, "hard": 26.2, "expert": 26.9}
 """The computer players' fixed ratings (they never move): normal at a new player's 25, the others
 where openskill's own win probability (``predict_win``, with these sigmas) gives the win rates
 docs/bots.md measured against normal (easy 11.5%, hard 57.7%) and, for expert, against hard
-(57.3%; it has not been measured against normal)."""
+(54.9%; it has not been measured against normal)."""
 
 
 @dataclass(frozen=True, slots=True)
