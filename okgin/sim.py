@@ -47,11 +47,11 @@ class SimConfig:
     records: Path | None = None
     max_hands: int = 1000
     timing: bool = True
+    """Whether the report gives decision times: the one part of it that depends on the
+    machine's load rather than on the seed (left out, a seeded report is the same every run)."""
     resume: bool = False
     """Read back the groups whose records ``records`` already holds instead of playing them
     (``okgin.sim_records``); their decision times are not known."""
-    """Whether the report gives decision times: the one part of it that depends on the
-    machine's load rather than on the seed (left out, a seeded report is the same every run)."""
 
     @property
     def groups(self) -> int:
@@ -386,15 +386,15 @@ def make_config(
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
         raise OkginError(f"--budget is hard's guessed deals per look-ahead, from 1 to {MAX_BUDGET}")
     folder = Path(records) if records is not None else None
+    if resume:
+        if folder is None:
+            raise OkginError("--resume reads back the matches in --records DIR: name the folder")
+        check_resumable(folder, manifest(levels, chosen, seed, budget))
     if folder is not None:  # before any match is played, not after the first one
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise OkginError(f"cannot keep records in {records}: {error.strerror}") from None
-    if resume:
-        if folder is None:
-            raise OkginError("--resume reads back the matches in --records DIR: name the folder")
-        check_resumable(folder, manifest(levels, chosen, seed, budget))
     return SimConfig(tuple(levels), matches, chosen, seed, jobs, budget, folder, timing=timing, resume=resume)
 
 

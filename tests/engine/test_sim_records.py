@@ -61,3 +61,7 @@ def test_okgin_sim_resume_needs_a_folder_of_a_run(tmp_path: Path, capsys: pytest
     assert main(["sim", "normal", "simple", "--quiet", "--resume", "--records", str(tmp_path)]) == 2
     assert "has no sim.json" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+    missing = tmp_path / "not-yet"
+    assert main(["sim", "normal", "simple", "--quiet", "--resume", "--records", str(missing)]) == 2
+    assert "has no sim.json" in capsys.readouterr().err
+    assert not missing.exists()  # refused before the folder was made
