@@ -11,6 +11,9 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 
 def free_port() -> int:
@@ -18,6 +21,18 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+KEEPALIVE_EXPIRY = 1.0
+"""Seconds a test's HTTP client keeps an idle connection for reuse: well under uvicorn's 5 s
+keep-alive timeout. With httpx's default (also 5 s) a request sent on a connection idle for about
+5 s could meet the server closing it ("Server disconnected without sending a response"), more
+often the busier the machine."""
+
+
+def web_client(base_url: str, **options: Any) -> httpx.Client:
+    """An httpx client for a real server that never reuses a connection the server may be closing."""
+    return httpx.Client(base_url=base_url, limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY), **options)
 
 
 HUNG = 300

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import httpx
+from server_process import web_client
 
 FAST = {"format": "knockout", "places": "8", "table": "2", "preset": "oklahoma", "target": "10",
         "levels": "easy"}
@@ -19,7 +20,7 @@ class Browser:
 
     def __init__(self, base_url: str, cookie: str | None = None) -> None:
         self.base_url = base_url
-        self.web = httpx.Client(base_url=base_url, headers={"origin": base_url})
+        self.web = web_client(base_url, headers={"origin": base_url})
         if cookie:
             self.web.cookies.set("okgin_session", cookie)
         page = self.web.get("/t")

@@ -18,7 +18,6 @@ from datetime import date
 from fractions import Fraction
 from pathlib import Path
 
-import httpx
 import pytest
 from daily_days import DAY, NEXT_DAY, SECRET, choose, clock_file, seeded_store
 from hypothesis import given, settings
@@ -371,14 +370,14 @@ def test_the_seed_is_in_no_page_or_frame_of_a_real_server_before_the_day_ends(tm
     data asked for too early, and the WebSocket's frames of a game the same player plays meanwhile;
     none carries the seed (nor the secret)."""
     from scripted_client import Client, run
-    from server_process import ServerProcess
+    from server_process import ServerProcess, web_client
 
     seeded_store(tmp_path / "games.db")
     clock = clock_file(tmp_path)
     server = ServerProcess(tmp_path / "games.db", allow_seeds=True, extra=("--clock-file", str(clock)))
     server.start()
     try:
-        with httpx.Client(base_url=server.url) as web:
+        with web_client(server.url) as web:
             web.get("/")
             page = web.get("/daily").text
             csrf = _field(page, "csrf")

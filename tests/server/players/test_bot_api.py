@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from scripted_client import assert_fair, person_plays, run
-from server_process import ServerProcess
+from server_process import ServerProcess, web_client
 from sqlalchemy import create_engine, insert, text
 from starlette.applications import Starlette
 from test_accounts import PASSWORD, Browser
@@ -45,7 +45,7 @@ class Web:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.client = httpx.Client(base_url=url, follow_redirects=False)
+        self.client = web_client(url, follow_redirects=False)
         self.client.get("/")
 
     def post(self, path: str, **form: str) -> httpx.Response:

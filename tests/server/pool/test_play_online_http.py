@@ -12,7 +12,7 @@ import time
 
 import httpx
 import pytest
-from server_process import Serve, ServerProcess
+from server_process import Serve, ServerProcess, web_client
 
 from okgin.server.pages.table_lists import playing
 from okgin.server.pool.choices import PoolSettings
@@ -27,7 +27,7 @@ def site(serve: Serve) -> ServerProcess:
 
 
 def browser(server: ServerProcess) -> httpx.Client:
-    web = httpx.Client(base_url=server.url, headers={"Origin": server.url})
+    web = web_client(server.url, headers={"Origin": server.url})
     page = web.get("/play-online")
     assert page.status_code == 200
     found = re.search(r'name="csrf" value="([^"]+)"', page.text)
