@@ -33,7 +33,7 @@ from okgin.server.pages.analysis import EXAMPLE
 from okgin.server.players.identity import Players
 from okgin.server.rooms.room import Room
 from okgin.server.store.room_store import RoomTable
-from okgin.server.store.schema import players, ratings
+from okgin.server.store.schema import players, rated_games, rating_history, ratings
 from okgin.server.store.storage import Store
 
 Site: TypeAlias = tuple[ServerProcess, str, dict[str, str]]
@@ -94,6 +94,24 @@ def _rated_players(db: Path) -> None:
                 connection.execute(insert(ratings).values(
                     player=player, family=family, mu=mu, sigma=sigma, ordinal=ordinal,
                     bucket=int(ordinal * 10), games=12 + number, updated=now))
+    engine.dispose()
+
+
+def _guest_results(db: Path, cookie: str) -> None:
+    """A rated three-seat room game of the guest's, so /stats shows its results by rules from the
+    start (the running Swiss below adds the game played for them only some time later: the
+    matrix once measured the page before it and once after, and the table ran past a phone)."""
+    engine = create_engine(f"sqlite:///{db}")
+    session = Players(engine).session(cookie)
+    assert session is not None
+    now = time.time()
+    with engine.begin() as connection:
+        connection.execute(insert(rated_games).values(
+            game="pages-rated-0", rated=now, family="multi-player", preset="oklahoma-multiplayer",
+            solo=False, seats=3))
+        connection.execute(insert(rating_history).values(
+            player=session.player, game="pages-rated-0", family="multi-player", rated=now, place=2,
+            weight=1.0, mu=24.0, sigma=7.0, ordinal=3.0))
     engine.dispose()
 
 
@@ -174,6 +192,7 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     context.close()
     games = seed_games(db, range(3), cookie)
     _rated_players(db)
+    _guest_results(db, cookie)
     _open_tables(db)
     pages = {"play-online": "/play-online", "tables": "/tables", "bots": "/bots", "tournaments": "/t",
              "leaderboard": "/leaderboard", "statistics": "/stats",
@@ -244,6 +263,7 @@ def test_the_matrix_pages_hold_real_data(browser: Browser, site: Site) -> None:
         assert "Eve &lt;b&gt;" in page.content() and page.locator("tbody tr").count() >= 5
         page.goto(server.url + pages["statistics"])
         assert re.search(r"3 finished games", page.inner_text("main"))
+        assert page.locator("table.results tbody tr").count() >= 1  # your results by rules
         page.goto(server.url + pages["tournament-finished"])
         expect(page.locator("#t-winner")).to_contain_text(" wins ")  # the finished knockout's headline
         page.goto(server.url + pages["tournament-running"])

@@ -127,13 +127,15 @@ def test_your_statistics_show_your_rating_history_and_results_and_nobody_elses(
 ) -> None:
     ann = _get(server, "/stats", played["Ann"])
     assert 'id="rating-1"' in ann and "Your rating after each rated game" in ann
-    assert "<td>oklahoma</td><td>a room</td><td>2</td><td>1</td>" in ann
+    assert ("<td data-label=Rules>oklahoma</td><td data-label=Where>a room</td><td data-label=Seats>2</td>"
+            "<td data-label=Games>1</td>") in ann
     assert "solo, against the computer" not in ann  # played with the coach: not rated
-    assert "<td>gin</td>" not in ann  # Cy's game
+    assert "<td data-label=Rules>gin</td>" not in ann  # Cy's game
     cy = _get(server, "/stats", played["Cy"])
-    assert "<td>gin</td><td>a room</td>" in cy and "<td>oklahoma</td>" not in cy
+    assert "<td data-label=Rules>gin</td><td data-label=Where>a room</td>" in cy
+    assert "<td data-label=Rules>oklahoma</td>" not in cy
     bob = _get(server, "/stats", played["Bob <3"])
-    assert "a room" in bob and "<td>gin</td>" not in bob
+    assert "a room" in bob and "<td data-label=Rules>gin</td>" not in bob
     assert "No finished games yet" in _get(server, "/stats", new_guest(server.url))
 
 
