@@ -267,7 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="processes to run (default 1)")
     p.add_argument("--budget", type=int, default=None,
-                   help="guessed deals hard and expert search per look-ahead (default 200 and 160)")
+                   help="guessed deals hard and expert search per look-ahead (default: hard 160 for a"
+                        " close move and 200 for a knock, expert 640 and 800)")
     p.add_argument("--records", default=None, help="keep every match's record in this folder")
     p.add_argument("--resume", action="store_true",
                    help="go on with the stopped run whose records are in --records: its finished matches"

@@ -20,7 +20,7 @@ from typing import Any
 
 from okgin.actions import PlayerAction, Reshuffle
 from okgin.bots import LEVELS, Player, make_player
-from okgin.bots.hard import MAX_BUDGET
+from okgin.bots.knock_search import MAX_BUDGET
 from okgin.errors import OkginError
 from okgin.hand import Deal
 from okgin.match import Match
@@ -384,7 +384,7 @@ def make_config(
     if matches < 1 or jobs < 1:
         raise OkginError("--matches and --jobs must be at least 1")
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
-        raise OkginError(f"--budget is hard's guessed deals per look-ahead, from 1 to {MAX_BUDGET}")
+        raise OkginError(f"--budget is the guessed deals per look-ahead, from 1 to {MAX_BUDGET}")
     folder = Path(records) if records is not None else None
     if resume:
         if folder is None:

@@ -18,7 +18,7 @@ from multiprocessing import get_context
 from typing import Any, Literal, cast
 
 from okgin.bots import LEVELS
-from okgin.bots.hard import MAX_BUDGET
+from okgin.bots.knock_search import MAX_BUDGET
 from okgin.errors import OkginError
 from okgin.pairing import (
     Round,
@@ -313,7 +313,7 @@ def _check_numbers(
     if stake < 0:
         raise OkginError(f"--stake is chips a player puts in each match's pool: 0 or more, not {stake}")
     if budget is not None and not 1 <= budget <= MAX_BUDGET:
-        raise OkginError(f"--budget is hard's guessed deals per look-ahead, from 1 to {MAX_BUDGET}")
+        raise OkginError(f"--budget is the guessed deals per look-ahead, from 1 to {MAX_BUDGET}")
 
 
 def _prize_rules(split: str, winner_share: int, cutoff: int) -> PrizeRules:

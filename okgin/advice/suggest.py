@@ -1,9 +1,10 @@
 """The move the coach suggests in a view: of the moves worth weighing, the one worth the most.
 
-The moves weighed are `hard`'s candidates: the draws, or Big Gin, the best knock,
-`normal`'s three best discards and `hard`'s own. Each is worth the mean of the points it brings over a fixed
+The moves weighed are the knock search's candidates (the judgement `hard` and `expert` start
+from, `bots/knock_search.py`): the draws, or Big Gin, the best knock, `normal`'s three best
+discards and the knock search's own. Each is worth the mean of the points it brings over a fixed
 number of guessed deals seeded from the view (``Worlds``), with a benefit of the doubt for the
-move `hard`'s own judgement picks and a point more for an ordinary knock; the suggestion is the
+move the knock search's own judgement picks and a point more for an ordinary knock; the suggestion is the
 move worth the most, so the figures shown beside it always rank it first (docs/coach.md).
 """
 
@@ -17,8 +18,8 @@ from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Take
 from okgin.advice.reasons import reason
 from okgin.advice.worlds import Worlds, seed_of
 from okgin.bots.guess import Guesser
-from okgin.bots.hard import GuessedWants, safer_discard
 from okgin.bots.judge import Judge
+from okgin.bots.knock_search import GuessedWants, safer_discard
 from okgin.bots.memo import deadwood
 from okgin.bots.normal import best_knock, rank_discards, should_take, takes_last_chance
 from okgin.bots.race import MatchWorth
@@ -27,8 +28,8 @@ from okgin.hand import Phase
 from okgin.view import SeatView
 
 TRUST = 2.0
-"""Points of benefit of the doubt given to the move `hard`'s own judgement picks (as `hard`
-gives `normal`'s choice): another move must beat it by more than the guesses' noise."""
+"""Points of benefit of the doubt given to the move the knock search's own judgement picks (as
+the knock search gives `normal`'s choice): another move must beat it by more than the guesses' noise."""
 PRIOR = 1.0
 """Points added to an ordinary knock's worth: it ends the hand now, where playing on rests on
 guessing the draws to come as well as the hands (gin needs no such benefit of the doubt)."""
@@ -73,7 +74,7 @@ def worth(
 
 
 def trusted(view: SeatView, worlds: Worlds) -> set[PlayerAction]:
-    """The moves `hard`'s own judgement picks before any look-ahead: the draw `normal` makes,
+    """The moves the knock search's own judgement picks before any look-ahead: the draw `normal` makes,
     or its best discard and the best knock."""
     seat = view.seat
     if view.phase == Phase.DISCARD:
@@ -92,7 +93,7 @@ def trusted(view: SeatView, worlds: Worlds) -> set[PlayerAction]:
 
 
 def _safer_discard(view: SeatView, worlds: Worlds) -> Discard:
-    """`hard`'s discard, by `hard`'s own function (``safer_discard``: its horizon, its feed
+    """The knock search's discard, by its own function (``safer_discard``: its horizon, its feed
     weight, its ``FEED_GUESSES`` guesses of the next seat's hand, here seeded by the view)."""
     following = (view.seat + 1) % view.rules.players
     guesser = Guesser(worlds.knowledge, [card.index for card in view.discards])
@@ -102,7 +103,7 @@ def _safer_discard(view: SeatView, worlds: Worlds) -> Discard:
 
 def candidates(view: SeatView, worlds: Worlds) -> list[PlayerAction]:
     """The moves worth weighing in ``view``: the draws, or Big Gin, the best knock, `normal`'s
-    best discards and `hard`'s."""
+    best discards and the knock search's."""
     if view.phase != Phase.DISCARD:
         return list(view.legal)
     judge = Judge(worlds.knowledge, view.stock_count)

@@ -30,8 +30,9 @@ def make_player(
     level: str, rng: random.Random | None = None, budget: int | None = None
 ) -> Player:
     """A computer player of ``level``; ``budget`` is the guessed deals `hard` (or `expert`)
-    searches per look-ahead (None: the level's default, ``DEFAULT_BUDGET`` for `hard`). Its
-    choices depend on ``rng`` and the view only. Raises OkginError naming the levels there are."""
+    searches per look-ahead (None: the level's defaults, ``DEFAULT_BUDGET`` for `hard`'s close
+    moves). Its choices depend on ``rng`` and the view only. Raises OkginError naming the levels
+    there are."""
     try:
         factory = _LEVELS[level]
     except KeyError:

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from okgin.actions import BigGin, Discard, Draw, Knock, Pass, PlayerAction, Reshuffle, Take
 from okgin.advice.worlds import Worlds
 from okgin.bots import Player, make_player
+from okgin.bots.knock_search import KnockSearchPlayer
 from okgin.bots.memo import deadwood
+from okgin.bots.normal import NormalPlayer
 from okgin.hand import Hand, Phase, play_chance
 from okgin.match import Match
 from okgin.puzzles.price import (
@@ -51,7 +53,11 @@ PRESETS = ("oklahoma", "oklahoma", "oklahoma-big-gin", "gin", "oklahoma-multipla
 TABLES = (2, 2, 2, 3, 4)
 """The table sizes games are drawn from (two seats three times as often); the multi-player
 preset is played at three or four."""
-LEVELS = ("hard", "normal")
+PLAYERS: dict[str, Callable[[random.Random], Player]] = {"hard": KnockSearchPlayer, "normal": NormalPlayer}
+"""The players games are drawn from, by the name a puzzle's source gives them: `normal`, and as
+`hard` the knock search (`hard` before issue 27 gave it its close-move search), kept so that
+``made_by``'s command still makes the shipped set exactly."""
+LEVELS = tuple(PLAYERS)
 HANDS = 6
 """Hands looked at per game at most: more games, more kinds of table."""
 QUOTAS = {Phase.DRAW: 0.6, Phase.OFFER: 0.2}
@@ -87,7 +93,7 @@ def _game(seed: int, number: int) -> Iterator[Found]:
     players = rng.choice((3, 4) if name == "oklahoma-multiplayer" else TABLES)
     rules = preset(name).replace(players=players)
     levels = [rng.choice(LEVELS) for _ in range(players)]
-    bots = [make_player(level, random.Random(f"puzzles:{seed}:{number}:{seat}")) for seat, level in
+    bots = [PLAYERS[level](random.Random(f"puzzles:{seed}:{number}:{seat}")) for seat, level in
             enumerate(levels)]
     match = Match(rules, first_dealer=rng.randrange(players))
     for count in range(HANDS):

@@ -75,26 +75,26 @@ def test_two_players_play_the_day_and_the_next_day_its_seed_checks_the_deals(
         assert SEED not in ann.content()
         _play(ann, knocker=True, keyboard=False)
         expect(ann.locator("#daily-done")).to_contain_text(
-            "-268 points over the five deals (-1, -54, -42, -102, -69)")
+            "-336 points over the five deals (-1, -66, -42, -158, -69)")
         expect(ann.locator("#daily-score")).to_have_text("0.0")  # alone so far
         bob.goto(server.url + "/daily")
         _play(bob, knocker=False, keyboard=True)
         expect(bob.locator("#daily-done")).to_contain_text(
-            "-333 points over the five deals (-54, -41, -68, -76, -94)")
-        # By hand: the average of -268 and -333 is -300.5; Bob's score -333 + 300.5 = -32.5.
-        expect(bob.locator("#daily-score")).to_have_text("-32.5")
+            "-513 points over the five deals (-54, -97, -68, -200, -94)")
+        # By hand: the average of -336 and -513 is -424.5; Bob's score -513 + 424.5 = -88.5.
+        expect(bob.locator("#daily-score")).to_have_text("-88.5")
 
         ann.goto(server.url + "/daily")
-        expect(ann.locator("#daily-score")).to_have_text("+32.5")  # -268 + 300.5, once Bob finished
+        expect(ann.locator("#daily-score")).to_have_text("+88.5")  # -336 + 424.5, once Bob finished
         ann_old_tab.locator("#daily-start").click()
         expect(ann_old_tab.locator("#daily-error")).to_have_text(re.compile(
             r"^You have played today's daily deal: one attempt a day\."))
         ann.goto(f"{server.url}/daily/{DAY}")
         rows = ann.locator(".daily-results tbody tr")
         expect(rows).to_have_count(2)
-        expect(rows.nth(0)).to_contain_text("1A guest (you)-268+32.5")
-        expect(rows.nth(1)).to_contain_text("2A guest-333-32.5")
-        expect(ann.locator("#daily-average")).to_have_text("-300.5")
+        expect(rows.nth(0)).to_contain_text("1A guest (you)-336+88.5")
+        expect(rows.nth(1)).to_contain_text("2A guest-513-88.5")
+        expect(ann.locator("#daily-average")).to_have_text("-424.5")
         pages = [ann.content(), bob.content(), ann_old_tab.content()]
         assert not any(SEED in text for text in pages)
         assert ann.locator("#daily-seed").count() == 0

@@ -12,7 +12,7 @@ import pytest
 from okgin.cli import main
 
 SIM = [sys.executable, "-m", "okgin.cli", "sim", "--json", "--no-times", "--quiet"]
-SEARCHERS = (["hard", "normal", "--matches", "6", "--seed", "7"],
+SEARCHERS = (["hard", "normal", "--matches", "2", "--seed", "7"],
              ["expert", "hard", "--matches", "2", "--seed", "8", "--budget", "40"])
 """The levels that search, each in a seeded sim of its own."""
 
@@ -53,7 +53,7 @@ def test_a_seeded_sim_gives_the_same_json_on_a_busy_machine() -> None:
 def test_the_report_without_times_leaves_out_only_the_times(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    args = ["sim", "hard", "simple", "--matches", "2", "--seed", "3", "--json", "--quiet"]
+    args = ["sim", "hard", "simple", "--matches", "2", "--seed", "3", "--budget", "8", "--json", "--quiet"]
     assert main(args) == 0
     timed = json.loads(capsys.readouterr().out)
     assert main([*args, "--no-times"]) == 0

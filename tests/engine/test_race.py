@@ -13,6 +13,7 @@ from okgin.actions import Discard, Knock, parse_action
 from okgin.advice.suggest import trusted
 from okgin.advice.worlds import Worlds
 from okgin.bots import make_player
+from okgin.bots.knock_search import KnockSearchPlayer
 from okgin.bots.race import MatchWorth, gains_of, win_chances
 from okgin.bots.rollout import utility
 from okgin.rules import Rules, preset
@@ -117,18 +118,25 @@ def _feeding(won: tuple[int, ...]) -> SeatView:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_hard_keeps_the_card_the_next_seat_needs_when_that_seat_is_nearest(seed: int) -> None:
+def test_the_knock_search_keeps_the_card_the_next_seat_needs_when_that_seat_is_nearest(seed: int) -> None:
     """The 9♥ is the throw that saves most deadwood. At a fresh table, and when the seat
-    nearest the target is the one after next (which cannot take it), `hard` throws it;
-    when the next seat is 10 points from winning the match, it keeps it and throws the 3♦."""
-    assert _hard(_feeding((0, 0, 0)), seed) == "0 discard 9H"
-    assert _hard(_feeding((70, 0, 90)), seed) == "0 discard 9H"
-    chosen = make_player("hard", random.Random(seed)).act(_feeding((70, 90, 0)))
-    assert isinstance(chosen, Discard) and chosen == parse_action("0 discard 3D")
+    nearest the target is the one after next (which cannot take it), the knock search throws
+    it; when the next seat is 10 points from winning the match, it keeps it and throws the 3♦.
+    `hard` searches these close discards on top (its play-outs see seat 1 take the 9♥ to its
+    run) and keeps the 9♥ at every table, throwing the A♣."""
+    def knock_search(won: tuple[int, ...]) -> str:
+        return str(KnockSearchPlayer(random.Random(seed)).act(_feeding(won)))
+
+    assert knock_search((0, 0, 0)) == "0 discard 9H"
+    assert knock_search((70, 0, 90)) == "0 discard 9H"
+    assert knock_search((70, 90, 0)) == "0 discard 3D"
+    for won in ((0, 0, 0), (70, 0, 90), (70, 90, 0)):
+        chosen = make_player("hard", random.Random(seed)).act(_feeding(won))
+        assert isinstance(chosen, Discard) and chosen == parse_action("0 discard AC")
 
 
-def test_the_coach_trusts_the_discard_hard_plays_near_the_target() -> None:
-    """The coach's benefit of the doubt goes to `hard`'s own discard, judged by `hard`'s own
+def test_the_coach_trusts_the_knock_searchs_discard_near_the_target() -> None:
+    """The coach's benefit of the doubt goes to the knock search's own discard, judged by its own
     function (its horizon and its feed weight): the 9♥ at a fresh table, the 3♦ when the
     next seat is 10 points from winning the match."""
     for won, card in (((0, 0, 0), "9H"), ((70, 90, 0), "3D")):

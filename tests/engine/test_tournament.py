@@ -144,7 +144,8 @@ def test_a_malformed_command_line_is_one_line_too(argv, message, capsys):
 @pytest.mark.parametrize("format", ["swiss", "knockout", "round-robin"])
 @pytest.mark.parametrize("level", ["easy", "simple", "normal", "hard"])
 def test_every_level_plays_every_format_to_its_end(format, level, capsys):
-    out = tournament(capsys, format, "--players", level, "--entrants", "2", "--seed", "1")
+    # `hard` searches 8 guessed deals per look-ahead: the formats are what is tried here
+    out = tournament(capsys, format, "--players", level, "--entrants", "2", "--seed", "1", "--budget", "8")
     assert f"{format}: 2 entrants" in out and level in out
 
 

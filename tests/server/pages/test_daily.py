@@ -40,12 +40,12 @@ from okgin.server.wire.limits import Limits
 
 SEED = hmac.new(bytes.fromhex(SECRET), f"okgin daily {DAY}".encode(), hashlib.sha256).hexdigest()
 """The test day's seed, worked out here as docs/daily.md says (HMAC-SHA256 of the date)."""
-KNOCKER = [-1, -54, -42, -102, -69]
-STEADY = [-54, -41, -68, -76, -94]
+KNOCKER = [-1, -66, -42, -158, -69]
+STEADY = [-54, -97, -68, -200, -94]
 """The two fixed players' points on the day's five deals (hard won every one). By hand: the
-knocker's total is -1 - 54 - 42 - 102 - 69 = -268, the steady player's -54 - 41 - 68 - 76 - 94 =
--333; their average is (-268 - 333) / 2 = -300.5, so the knocker's day score is -268 + 300.5 =
-+32.5 and the steady player's -333 + 300.5 = -32.5."""
+knocker's total is -1 - 66 - 42 - 158 - 69 = -336, the steady player's -54 - 97 - 68 - 200 - 94 =
+-513; their average is (-336 - 513) / 2 = -424.5, so the knocker's day score is -336 + 424.5 =
++88.5 and the steady player's -513 + 424.5 = -88.5."""
 
 
 def test_the_duplicate_score_is_the_total_less_the_days_average_worked_by_hand() -> None:
@@ -164,14 +164,14 @@ def test_two_players_play_the_seeded_day_and_get_the_duplicate_scores_worked_by_
     steady.go("GET", "/")
     assert knocker.post("/profile/name", name="Ann").status_code == 303  # named: on the leaderboard
     done = _play_day(knocker, True, seen)
-    assert "-268</b> points over the five deals (-1, -54, -42, -102, -69)" in done
+    assert "-336</b> points over the five deals (-1, -66, -42, -158, -69)" in done
     assert "id=daily-score>0.0<" in done  # alone so far: the average is their own total
     done = _play_day(steady, False, seen)
-    assert "-333</b> points over the five deals (-54, -41, -68, -76, -94)" in done
-    assert "id=daily-score>-32.5<" in done
+    assert "-513</b> points over the five deals (-54, -97, -68, -200, -94)" in done
+    assert "id=daily-score>-88.5<" in done
     rows = _attempts(url)
     assert [json.loads(str(r["points"])) for r in rows] == [KNOCKER, STEADY]
-    assert [r["total"] for r in rows] == [-268, -333]
+    assert [r["total"] for r in rows] == [-336, -513]
     # The points are the hands' own, as the engine scores them from the moves stored.
     for row in rows:
         moves = json.loads(str(row["moves"]))
@@ -179,18 +179,18 @@ def test_two_players_play_the_seeded_day_and_get_the_duplicate_scores_worked_by_
             json.loads(str(row["points"]))
     results = knocker.go("GET", f"/daily/{DAY}").text
     seen.append(results)
-    assert re.search(r"<td>1</td><td>Ann \(you\)</td><td>-268</td><td class=score>\+32\.5</td>", results)
-    assert re.search(r"<td>2</td><td>A guest</td><td>-333</td><td class=score>-32\.5</td>", results)
-    assert "id=daily-average>-300.5<" in results
+    assert re.search(r"<td>1</td><td>Ann \(you\)</td><td>-336</td><td class=score>\+88\.5</td>", results)
+    assert re.search(r"<td>2</td><td>A guest</td><td>-513</td><td class=score>-88\.5</td>", results)
+    assert "id=daily-average>-424.5<" in results
     board = knocker.go("GET", "/leaderboard").text
     seen.append(board)
     # The week's best lists the named (Ann), not the guest, whose score counts all the same.
     week = board[board.index('id=daily'):]
-    assert re.search(r"<tr class=you><td>1</td><td>Ann \(you\)</td><td>\+32\.5</td><td>1</td></tr>", week)
-    assert "-32.5" not in week
-    assert "Your week: <b>+32.5</b> over 1 day." in week
+    assert re.search(r"<tr class=you><td>1</td><td>Ann \(you\)</td><td>\+88\.5</td><td>1</td></tr>", week)
+    assert "-88.5" not in week
+    assert "Your week: <b>+88.5</b> over 1 day." in week
     theirs = steady.go("GET", "/leaderboard").text
-    assert "Your week: <b>-32.5</b> over 1 day. You are listed once you choose a name" in theirs
+    assert "Your week: <b>-88.5</b> over 1 day. You are listed once you choose a name" in theirs
     store = Store(url)
     with store.engine.begin() as db:  # the operator bans Ann from the leaderboard
         db.execute(insert(player_bans).values(player=rows[0]["player"], reason="test", created=0.0))
