@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from okgin.actions import PlayerAction  # noqa: E402
 from okgin.bots import DEFAULT_BUDGET, Player, make_player  # noqa: E402
-from okgin.bots.expert import DEFAULT_BUDGET as EXPERT_BUDGET  # noqa: E402
+from okgin.bots.expert import ExpertPlayer  # noqa: E402
 from okgin.hand import Deal, Hand  # noqa: E402
 from okgin.match import Match  # noqa: E402
 from okgin.rules import Rules, preset  # noqa: E402
@@ -147,7 +147,7 @@ def main() -> None:
     else:
         print(f"OpenSpiel simple bot vs itself (C++, oklahoma=true): {peer:,.0f} hands/s; "
               f"okgin/OpenSpiel = {ours / peer:.1f}x")
-    budgets = {"hard": DEFAULT_BUDGET, "expert": EXPERT_BUDGET}
+    budgets = {"hard": DEFAULT_BUDGET, "expert": ExpertPlayer.guesses}
     for level, t in times.items():
         budget = args.budget if args.budget is not None else budgets.get(level)
         extra = f" (budget {budget} guesses)" if level in budgets else ""

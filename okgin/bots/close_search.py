@@ -38,14 +38,15 @@ MOST = 4
 
 
 class CloseSearchPlayer:
-    """A level that searches its close moves: ``guesses`` deals for each close decision and
-    ``knock_guesses`` for each knock search (a ``budget`` given sets both), the knock search's
-    choice kept unless another move averages ``prior`` points more."""
+    """A level that searches its close moves (`hard` and `expert` set the class attributes below):
+    ``guesses`` deals for each close decision and ``knock_guesses`` for each knock search (a
+    ``budget`` given sets both), the knock search's choice kept unless another move averages
+    ``prior`` points more."""
 
-    name = "close-search"
-    guesses = 160
-    knock_guesses = 200
-    prior = 3.0
+    name: str
+    guesses: int
+    knock_guesses: int
+    prior: float
 
     def __init__(self, rng: random.Random | None = None, budget: int | None = None) -> None:
         self.rng = rng or random.Random()

@@ -18,5 +18,3 @@ class ExpertPlayer(CloseSearchPlayer):
     knock_guesses = 800
     prior = 1.5
 
-
-DEFAULT_BUDGET = ExpertPlayer.guesses

@@ -28,10 +28,10 @@ from okgin.runner import play_hand, play_match
 from okgin.view import SeatView, seat_view
 
 HANDS = 200
-SEARCHING_HANDS = 60
+SEARCHING_HANDS = 30
 """Hands for `hard` and `expert`, which share their code (``CloseSearchPlayer``) and search every
 close move even at 8 guesses: 200 hands of `oklahoma` took `hard` 23 s beside a running sim,
-where `normal` took 0.9 s."""
+where `normal` took 0.9 s (the suite must stay within about 15 minutes under load)."""
 
 
 class Checked:
