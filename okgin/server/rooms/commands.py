@@ -134,6 +134,9 @@ def next_hand(room: Room, game: Game | None, seen: object) -> Change:
 
 
 def came_back(room: Room, seat: int) -> Change:
+    """The seat's page is here: no longer away (nothing changes if it was not)."""
+    if room.seats[seat].away_since is None and room.seats[seat].stand_in is None:
+        return Change(save=False)
     room.came_back(seat)
     return Change("back")
 

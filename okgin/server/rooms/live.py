@@ -238,12 +238,12 @@ class LiveRoom(TableCommands):
             await self._show_stored(stored)
             caught_up = True
         seat = watcher.seat
-        if seat is not None and self.room.seats[seat].away_since is not None:
-            await self.commit(lambda: commands.came_back(self.room, seat))
-        else:
-            if not caught_up:
-                await self.show(watcher)
-            self.wake()
+        # Under the lock: a leaving page's mark (``mark_away``) may be waiting for it.
+        if seat is not None and (await self.commit(lambda: commands.came_back(self.room, seat))).save:
+            return
+        if not caught_up:
+            await self.show(watcher)
+        self.wake()
 
     async def _show_stored(self, version: int) -> None:
         """Reload a newer stored version and show it to every watcher. A process killed between
@@ -306,7 +306,15 @@ class LiveRoom(TableCommands):
         for seat in present:
             if seat not in held:
                 with contextlib.suppress(OkginError):  # the room moved on or was removed: all see it
-                    await self.commit(lambda seat=seat: commands.went_away(self.room, seat, now))  # type: ignore[misc]
+                    await self.commit(lambda seat=seat: self._went_away(seat, now))  # type: ignore[misc]
+
+    def _went_away(self, seat: int, now: float) -> Change:
+        """``seat`` marked away, unless a page came in for it here since ``mark_away`` looked
+        (a page swapped for another: the new one's ``attach`` found it present and let it be).
+        Run under the lock, in the change's thread job: the watchers are copied in one step."""
+        if any(watcher.seat == seat for watcher in tuple(self.watchers)):
+            return Change(save=False)
+        return commands.went_away(self.room, seat, now)
 
     @property
     def idle(self) -> bool:

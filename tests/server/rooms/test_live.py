@@ -219,3 +219,36 @@ def test_a_rematch_dealt_to_fewer_seats_moves_each_watcher_and_player_with_their
     assert seen["rows"] == {"p-ann": 0, "p-ben": None, "p-cy": 1}
     assert seen["games"] == {seen["first"]: 2, seen["second"]: 1}
     assert seen["head"] == ["Ann", "Ben", "Cy"]
+
+
+async def _queued(lock: asyncio.Lock, waiting: int) -> None:
+    """Until ``waiting`` tasks wait for ``lock`` (asyncio keeps them in ``_waiters``)."""
+    deadline = time.monotonic() + 30
+    while len(lock._waiters or ()) < waiting:  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, f"{len(lock._waiters or ())} of {waiting} never waited"  # type: ignore[attr-defined]
+        await asyncio.sleep(0.01)
+
+
+def test_a_seat_whose_page_is_swapped_while_the_room_is_busy_is_never_left_away(tmp_path: Path) -> None:
+    """The host makes a table from the home page, whose link then opens the room's own page: the
+    first page's leaving and the second's coming in both wait for a change in progress. Its
+    leaving must not mark the host away once the second page holds the seat (an open table
+    whose host is away is not listed, and everyone sees "away" beside someone who is there)."""
+    async def go() -> tuple[float | None, float | None]:
+        store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
+        live, _ = await hall.open(preset("oklahoma"), 2, "Ann", None, 60.0, listed=True)
+        first, second = Watcher(lambda frame: None, 0), Watcher(lambda frame: None, 0)
+        await live.attach(first)
+        async with live.lock:  # a change in progress: the leaving and the coming wait for it
+            leaving = asyncio.create_task(live.detach(first))
+            await _queued(live.lock, 1)
+            coming = asyncio.create_task(live.attach(second))
+            await _queued(live.lock, 2)
+        await asyncio.gather(leaving, coming)
+        stored = hall.services.rooms.load(live.room.code)
+        store.close()
+        assert stored is not None
+        return live.room.seats[0].away_since, stored.seats[0].away_since
+
+    assert run(go()) == (None, None)
