@@ -190,6 +190,15 @@ class LiveRoom(TableCommands):
             frames = await anyio.to_thread.run_sync(self._frames, watchers, message.get("event"))
             send(watchers, frames)
             await self._hold_moved()
+        await self._back_here()
+
+    async def _back_here(self) -> None:
+        """Mark present again each seat a page here holds that another process marked away (it
+        read who holds the seat just before this page came in, and marked it after)."""
+        for seat in self.seats_here():
+            if self.room.seats[seat].away_since is not None:
+                with contextlib.suppress(OkginError):  # the room moved on or was removed: all see it
+                    await self.commit(lambda seat=seat: commands.came_back(self.room, seat))  # type: ignore[misc]
 
     def _frames(self, watchers: list[Watcher], event: str | None) -> Frames:
         """Each watcher's frames (``watchers.make_frames``); what the spectators among them were

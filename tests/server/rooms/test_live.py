@@ -8,12 +8,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scripted_client import run
+from scripted_client import run, until
 from test_fairness import cards_in
 
 from okgin.rules import preset
 from okgin.server.coach.answers import coach_work
 from okgin.server.players.identity import Players
+from okgin.server.rooms import commands
 from okgin.server.rooms.broker import LocalBroker
 from okgin.server.rooms.games import Game
 from okgin.server.rooms.hall import Hall
@@ -250,5 +251,30 @@ def test_a_seat_whose_page_is_swapped_while_the_room_is_busy_is_never_left_away(
         store.close()
         assert stored is not None
         return live.room.seats[0].away_since, stored.seats[0].away_since
+
+    assert run(go()) == (None, None)
+
+
+def test_a_seat_marked_away_by_another_process_while_a_page_here_holds_it_is_marked_back(
+    tmp_path: Path,
+) -> None:
+    """The same swap across two processes: the leaving page's process read who holds the seat
+    just before the new page's process marked it held, and marks it away after the new page
+    came in. The process whose page holds the seat hears of the mark and takes it back."""
+    async def go() -> tuple[float | None, float | None]:
+        store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+        broker = LocalBroker()
+        one, two = (Hall(RoomServices.of(store, broker, Thinking(), coach_work)) for _ in range(2))
+        live_one, _ = await one.open(preset("oklahoma"), 2, "Ann", None, 60.0, listed=True)
+        live_two = await two.get(live_one.room.code)
+        assert live_two is not None and live_two is not live_one
+        await live_two.attach(Watcher(lambda frame: None, 0))
+        await live_one.commit(lambda: commands.went_away(live_one.room, 0, time.time()))
+        await until(lambda: live_one.room.seats[0].away_since is None and live_one.room.version == 2,
+                    "the seat held in hall two stayed away")
+        stored = one.services.rooms.load(live_one.room.code)
+        store.close()
+        assert stored is not None
+        return live_two.room.seats[0].away_since, stored.seats[0].away_since
 
     assert run(go()) == (None, None)
