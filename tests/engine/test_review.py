@@ -115,7 +115,8 @@ def test_a_computer_players_own_play_is_seldom_called_a_mistake(level: str) -> N
     # discards and takes (the coach prices a draw by the best of three ways of playing on, `hard`
     # by one); `expert`: 10 of its 355 (2.8%). (The knock search alone, `hard` until issue 27:
     # 8 of 380, 2.1%, where issue 18 asked at most 3%.)
-    reviews = [review_hand(hard_hand(seed, level), seat) for seed in range(8) for seat in (0, 1)]
+    hands = [hard_hand(seed, level) for seed in range(8)]  # each played once, reviewed from both seats
+    reviews = [review_hand(hand, seat) for hand in hands for seat in (0, 1)]
     decisions = sum(review.decisions for review in reviews)
     mistakes = sum(len(review.mistakes) for review in reviews)
     assert decisions > 150
