@@ -115,6 +115,17 @@ def play(seed: str, deal: int, match: Match, action: PlayerAction | None) -> lis
     return moves
 
 
+def answered(seed: str, deal: int, moves: Sequence[str], action: str | None) -> list[str]:
+    """``play`` on deal ``deal`` with ``moves`` (as stored) played again: the person's ``action``
+    (record notation; None: none, at the deal) and ``hard``'s answers, the moves made. A function
+    of its arguments alone, so the server works it out in its thinking processes. Raises
+    OkginError when ``action`` may not be played."""
+    chosen = None if action is None else parse_action(action)
+    if chosen is not None and not isinstance(chosen, PlayerAction):
+        raise OkginError("you play seat 0 in the daily deal")
+    return play(seed, deal, replayed(seed, deal, moves), chosen)
+
+
 def replayed(seed: str, deal: int, moves: Sequence[str]) -> Match:
     """Deal ``deal`` with ``moves`` (as stored) played again. Raises OkginError on a bad move."""
     match = dealt(seed, deal)

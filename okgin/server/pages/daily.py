@@ -2,10 +2,12 @@
 against ``hard`` (a form per move: mouse, touch and keyboard alike, the server holding the deal),
 its forms (start, a move, the next deal), a day's results (`/daily/<date>`), and once the day is
 over each player's five deals in the replay viewer. Every store and engine call runs in a worker
-thread; moves are within the player's rate limit; the day's seed is shown only once it is over."""
+thread, `hard`'s answers in the server's thinking processes; moves are within the player's rate
+limit; the day's seed is shown only once it is over."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from datetime import date
@@ -16,13 +18,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from okgin import daily
 from okgin.errors import OkginError
 from okgin.server.pages import daily_play, daily_results
-from okgin.server.pages.daily_play import DailyRefused
+from okgin.server.pages.daily_play import DailyRefused, Think
 from okgin.server.pages.daily_table import table
 from okgin.server.pages.forms import FormRefused, read_form
 from okgin.server.pages.template import message, render
 from okgin.server.players.sessions import session_of
+from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.daily_store import DailyStore
 from okgin.server.wire.clock import Clock, ClockError
 
@@ -97,8 +101,9 @@ def _version(fields: dict[str, str]) -> int:
     return int(text)
 
 
-Act = Callable[[DailyStore, date, str, dict[str, str]], object]
-"""One form's work on the store (in a worker thread): the day, the player, the form's fields."""
+Act = Callable[[DailyStore, date, str, dict[str, str], Think], object]
+"""One form's work on the store (in a worker thread): the day, the player, the form's fields, and
+where ``hard`` thinks."""
 
 
 async def _acted(request: Request, act: Act, limited: bool = True) -> Response:
@@ -111,25 +116,32 @@ async def _acted(request: Request, act: Act, limited: bool = True) -> Response:
     if limited and not request.app.state.limiter.may_play_daily(player):
         return await daily_page(request, "Too many moves at once: wait a second.", 429)
     try:
-        await anyio.to_thread.run_sync(act, _store(request), today, player, fields)
+        await anyio.to_thread.run_sync(act, _store(request), today, player, fields, _think(request))
     except DailyRefused as refused:
         return await daily_page(request, str(refused), refused.status)
     return RedirectResponse("/daily", status_code=303)
 
 
-def _start(store: DailyStore, today: date, player: str, _fields: dict[str, str]) -> object:
-    return daily_play.start(store, today, player)
+def _think(request: Request) -> Think:
+    """``hard``'s answers worked out in the server's thinking processes, as at a room's table: its
+    searches would hold the interpreter lock that everyone else's requests wait for."""
+    thinking: Thinking = request.app.state.hall.services.thinking
+    return functools.partial(thinking.run_blocking, daily.answered)
 
 
-def _move(store: DailyStore, today: date, player: str, fields: dict[str, str]) -> object:
+def _start(store: DailyStore, today: date, player: str, _fields: dict[str, str], think: Think) -> object:
+    return daily_play.start(store, today, player, think)
+
+
+def _move(store: DailyStore, today: date, player: str, fields: dict[str, str], think: Think) -> object:
     text = fields.get("move", "")
     if not _MOVE.fullmatch(text):
         raise DailyRefused("That is not a move: choose one of the buttons.", 400)
-    return daily_play.move(store, today, player, text, _version(fields))
+    return daily_play.move(store, today, player, text, _version(fields), think)
 
 
-def _next(store: DailyStore, today: date, player: str, fields: dict[str, str]) -> object:
-    return daily_play.next_deal(store, today, player, _version(fields))
+def _next(store: DailyStore, today: date, player: str, fields: dict[str, str], think: Think) -> object:
+    return daily_play.next_deal(store, today, player, _version(fields), think)
 
 
 async def start(request: Request) -> Response:

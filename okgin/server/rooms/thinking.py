@@ -2,7 +2,8 @@
 
 Quick levels think in a worker thread. `hard` and `expert` search a fixed number of guessed
 deals per decision, holding the interpreter lock meanwhile, so they think in a separate process:
-the server's own process stays free to acknowledge every other game's actions.
+the server's own process stays free to acknowledge every other game's actions. The daily deal's
+`hard` thinks there too (``run_blocking``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ import asyncio
 import multiprocessing
 import os
 import random
+import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
 
 import anyio.to_thread
 
@@ -20,6 +24,8 @@ from okgin.bots import Player, make_player
 from okgin.errors import OkginError
 from okgin.server.rooms.room import LEVELS
 from okgin.view import SeatView
+
+T = TypeVar("T")
 
 SEARCHING = frozenset({"hard", "expert"})
 _FALLBACK = dict(zip(LEVELS, ("random", "simple", "simple", "simple"), strict=True))
@@ -45,17 +51,28 @@ class Thinking:
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or max(1, (os.cpu_count() or 2) - 1)
         self._pool: ProcessPoolExecutor | None = None
+        self._making = threading.Lock()  # the pool is made once, from the loop or a worker thread
 
     async def decide(self, level: str, player: Player, view: SeatView, rng: random.Random) -> PlayerAction:
         if level not in SEARCHING:
             return await anyio.to_thread.run_sync(player.act, view)
-        if self._pool is None:
-            context = multiprocessing.get_context("spawn")  # never fork a threaded server
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, _decide, level, rng.getrandbits(64), view)
+        return await loop.run_in_executor(self._processes(), _decide, level, rng.getrandbits(64), view)
+
+    def run_blocking(self, work: Callable[..., T], *args: Any) -> T:
+        """From a worker thread: ``work(*args)`` done in the thinking processes and waited for
+        (``work`` a module-level function of its arguments alone, as the daily deal's answers)."""
+        return self._processes().submit(work, *args).result()
+
+    def _processes(self) -> ProcessPoolExecutor:
+        with self._making:
+            if self._pool is None:
+                context = multiprocessing.get_context("spawn")  # never fork a threaded server
+                self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+            return self._pool
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        with self._making:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None

@@ -9,11 +9,13 @@ import hashlib
 import hmac
 import html
 import json
+import os
 import re
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from datetime import date
 from fractions import Fraction
 from pathlib import Path
@@ -139,10 +141,18 @@ def _play_day(browser: Browser, knocker: bool, seen: list[str]) -> str:
 
 
 @pytest.fixture
-def day(tmp_path: Path) -> tuple[Starlette, Path, str]:
+def day(tmp_path: Path) -> Iterator[tuple[Starlette, Path, str]]:
     url = seeded_store(tmp_path / "games.db")
     clock = clock_file(tmp_path)
-    return create_app(url, allow_seeds=True, clock_file=str(clock)), clock, url
+    app = create_app(url, allow_seeds=True, clock_file=str(clock))
+    yield app, clock, url
+    _stop_thinking(app)
+
+
+def _stop_thinking(app: Starlette) -> None:
+    """The processes where the app's `hard` thought (its lifespan would stop them; a test's
+    requests go to the app without one)."""
+    app.state.hall.services.thinking.close()
 
 
 def _attempts(url: str) -> list[dict[str, object]]:
@@ -347,6 +357,7 @@ def test_moves_past_the_rate_limit_are_refused(tmp_path: Path) -> None:
     assert first.status_code == 303
     stored = _attempts(url)
     second = player.go("POST", "/daily/move", {"csrf": csrf, "version": version, "move": "0 pass"})
+    _stop_thinking(app)
     assert second.status_code == 429 and "Too many moves" in second.text
     assert _attempts(url) == stored
 
@@ -462,3 +473,44 @@ def test_two_moves_at_the_same_moment_play_one(tmp_path: Path) -> None:
     stored = store.attempt(DAY, "player-a")
     assert stored is not None and stored.version == attempt.version + 1
     assert [m for m in stored.moves[0] if m.startswith("0 ")] in (["0 pass"], ["0 take"])
+
+
+def _thinking_processes(server: int) -> list[int]:
+    """The processes ``server`` started to think in (multiprocessing's spawned workers)."""
+    children = [int(pid) for task in Path(f"/proc/{server}/task").iterdir()
+                for pid in (task / "children").read_text().split()]
+    return [pid for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def test_hards_answers_in_the_daily_deal_are_worked_out_in_a_process_of_their_own(tmp_path: Path) -> None:
+    """`hard` searches (some 50 to 100 ms of CPU a decision): as at a room's table, it thinks in
+    the server's thinking processes, never in the server's own, which answers everyone else."""
+    from server_process import ServerProcess, web_client
+
+    seeded_store(tmp_path / "games.db")
+    server = ServerProcess(tmp_path / "games.db", allow_seeds=True,
+                           extra=("--clock-file", str(clock_file(tmp_path)))).start()
+    try:
+        assert server.process is not None
+        with web_client(server.url) as web:
+            web.get("/")
+            page = web.get("/daily").text
+            csrf = _field(page, "csrf")
+            started = web.post("/daily/start", data={"csrf": csrf}, headers={"origin": server.url})
+            assert started.status_code == 303
+            for _ in range(4):  # the person's first moves, each answered by `hard`
+                page = web.get("/daily").text
+                moves = [html.unescape(m) for m in re.findall(r'name=move value="([^"]+)"', page)]
+                answer = web.post("/daily/move", headers={"origin": server.url}, data={
+                    "csrf": csrf, "version": _field(page, "version"), "move": choose(moves, False)})
+                assert answer.status_code == 303, answer.text[-800:]
+        thinkers = _thinking_processes(server.process.pid)
+        assert thinkers, "hard thought in the server's own process"
+        assert sum(_cpu_seconds(pid) for pid in thinkers) > 0.05
+    finally:
+        server.stop()
