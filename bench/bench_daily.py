@@ -31,8 +31,7 @@ def move_costs(days: int) -> list[float]:
         seed = hashlib.sha256(f"bench daily {number}".encode()).hexdigest()
         for knocker in (True, False):
             for deal in range(daily.DEALS):
-                first = daily.dealt(seed, deal).current
-                computer_first = first is not None and first.to_act != daily.PERSON
+                computer_first = daily.computer_to_play(daily.dealt(seed, deal))
                 moves = daily.answered(seed, deal, [], None) if computer_first else []
                 while (match := daily.replayed(seed, deal, moves)).current is not None:
                     legal = [str(action) for action in match.view(daily.PERSON).legal]

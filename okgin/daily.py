@@ -96,6 +96,11 @@ def _chance(seed: str, deal: int, match: Match) -> None:
     play_chance(hand, _draw(seed, "chance", deal, len(hand.actions)))
 
 
+def computer_to_play(match: Match) -> bool:
+    """Is ``hard`` to play in the deal (dealt and not over)?"""
+    return match.current is not None and match.current.to_act == COMPUTER
+
+
 def play(seed: str, deal: int, match: Match, action: PlayerAction | None) -> list[str]:
     """The person's ``action`` (None: none, at the deal) and then ``hard``'s answers until the
     person is to play again or the hand is over; the moves made, in record notation. Raises
@@ -107,7 +112,7 @@ def play(seed: str, deal: int, match: Match, action: PlayerAction | None) -> lis
         match.apply(action)
         moves.append(str(action))
         _chance(seed, deal, match)
-    while match.current is not None and match.current.to_act == COMPUTER:
+    while computer_to_play(match):
         answer = hard_answer(seed, deal, match)
         match.apply_legal(answer)
         moves.append(str(answer))
@@ -128,7 +133,12 @@ def answered(seed: str, deal: int, moves: Sequence[str], action: str | None) -> 
 
 def replayed(seed: str, deal: int, moves: Sequence[str]) -> Match:
     """Deal ``deal`` with ``moves`` (as stored) played again. Raises OkginError on a bad move."""
-    match = dealt(seed, deal)
+    return played_on(dealt(seed, deal), moves)
+
+
+def played_on(match: Match, moves: Sequence[str]) -> Match:
+    """``match`` with ``moves`` (record notation) played on from where it stands. Raises
+    OkginError on a bad move."""
     for text in moves:
         match.apply(parse_action(text))
     return match

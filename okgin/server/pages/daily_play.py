@@ -13,7 +13,17 @@ from collections.abc import Callable, Sequence
 from datetime import date
 
 from okgin.actions import PlayerAction, parse_action
-from okgin.daily import DEALS, PERSON, answered, day_seed, dealt, points, replayed
+from okgin.daily import (
+    DEALS,
+    PERSON,
+    answered,
+    computer_to_play,
+    day_seed,
+    dealt,
+    played_on,
+    points,
+    replayed,
+)
 from okgin.errors import OkginError, sentence
 from okgin.match import Match
 from okgin.server.store.daily_store import AlreadyStarted, Attempt, DailyStore, Moved
@@ -31,7 +41,7 @@ DONE = ("You have played today's daily deal: one attempt a day. Today's results 
         "the next deals come at midnight UTC.")
 OUT_OF_DATE = "This page was out of date (the deal moved on, in another tab?): here it is as it stands."
 
-Think = Callable[[str, int, Sequence[str], "str | None"], list[str]]
+Think = Callable[[str, int, Sequence[str], str | None], list[str]]
 """Where ``hard``'s answers are worked out: ``okgin.daily.answered`` itself (in this thread), or
 the same function run elsewhere with the same arguments."""
 
@@ -85,7 +95,7 @@ def move(store: DailyStore, day: date, player: str, text: str, version: int,
     except OkginError as error:
         raise DailyRefused(f"That move cannot be played: {sentence(str(error))}", 400) from None
     attempt.moves[deal].extend(made)
-    _settle(attempt, replayed(seed, deal, attempt.moves[deal]))
+    _settle(attempt, played_on(match, made))
     _save(store, attempt)
     return attempt
 
@@ -117,9 +127,8 @@ def _deal(seed: str, attempt: Attempt, think: Think) -> None:
     end the hand: a knock on the upcard)."""
     deal = len(attempt.moves)
     match = dealt(seed, deal)
-    to_act = match.current.to_act if match.current is not None else PERSON
-    attempt.moves.append(think(seed, deal, (), None) if to_act != PERSON else [])
-    _settle(attempt, replayed(seed, deal, attempt.moves[deal]))
+    attempt.moves.append(think(seed, deal, (), None) if computer_to_play(match) else [])
+    _settle(attempt, played_on(match, attempt.moves[deal]))
 
 
 def _settle(attempt: Attempt, match: Match) -> None:
