@@ -5,6 +5,7 @@ ends, then published, and `okgin sim --daily` dealing exactly the deals played."
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import html
@@ -20,10 +21,13 @@ from datetime import date
 from fractions import Fraction
 from pathlib import Path
 
+import httpx
 import pytest
 from daily_days import DAY, NEXT_DAY, SECRET, choose, clock_file, seeded_store
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripted_client import Client, run
+from server_process import ServerProcess, web_client
 from sqlalchemy import insert, select
 from starlette.applications import Starlette
 from test_accounts import Browser
@@ -376,15 +380,14 @@ def test_a_real_store_makes_its_own_secret_once(tmp_path: Path) -> None:
     assert len(secret) == 32 and store.secret() == secret
 
 
-def test_the_seed_is_in_no_page_or_frame_of_a_real_server_before_the_day_ends(tmp_path: Path) -> None:
-    """A real `okgin serve` with the clock file: the day's pages, the leaderboard, the replay
-    data asked for too early, and the WebSocket's frames of a game the same player plays meanwhile;
-    none carries the seed (nor the secret)."""
-    from scripted_client import Client, run
-    from server_process import ServerProcess, web_client
-
+@contextlib.contextmanager
+def _started_on_a_real_server(
+    tmp_path: Path, clock: Path,
+) -> Iterator[tuple[ServerProcess, httpx.Client, str, list[str]]]:
+    """A real `okgin serve` reading the day from ``clock``, and a guest who started the day's
+    deals: the server, the guest's client, its form token, and the two pages it was sent (the
+    first /daily and the start's answer)."""
     seeded_store(tmp_path / "games.db")
-    clock = clock_file(tmp_path)
     server = ServerProcess(tmp_path / "games.db", allow_seeds=True, extra=("--clock-file", str(clock)))
     server.start()
     try:
@@ -394,25 +397,34 @@ def test_the_seed_is_in_no_page_or_frame_of_a_real_server_before_the_day_ends(tm
             csrf = _field(page, "csrf")
             started = web.post("/daily/start", data={"csrf": csrf}, headers={"origin": server.url})
             assert started.status_code == 303
-            texts = [page, started.text, *(web.get(p).text for p in (
-                "/daily", f"/daily/{DAY}", "/leaderboard", f"/api/daily/{DAY}/x/replay"))]
-            cookie = web.cookies["okgin_session"]
-
-            async def game_frames() -> list[str]:
-                client = await Client.connect(server.ws_url, cookie)
-                await client.open_game({"type": "new", "opponents": ["easy"], "seed": 3,
-                                        "rules": {"preset": "oklahoma", "target": 10}})
-                await client.play()
-                await client.close()
-                return client.frames
-
-            texts += run(game_frames())
-            assert not any(SEED in text or SECRET in text for text in texts)
-            assert "Deal 1 of 5" in texts[2]
-            clock.write_text(NEXT_DAY, encoding="utf-8")
-            assert SEED in web.get(f"/daily/{DAY}").text
+            yield server, web, csrf, [page, started.text]
     finally:
         server.stop()
+
+
+def test_the_seed_is_in_no_page_or_frame_of_a_real_server_before_the_day_ends(tmp_path: Path) -> None:
+    """A real `okgin serve` with the clock file: the day's pages, the leaderboard, the replay
+    data asked for too early, and the WebSocket's frames of a game the same player plays meanwhile;
+    none carries the seed (nor the secret)."""
+    clock = clock_file(tmp_path)
+    with _started_on_a_real_server(tmp_path, clock) as (server, web, _, texts):
+        texts += [web.get(p).text for p in (
+            "/daily", f"/daily/{DAY}", "/leaderboard", f"/api/daily/{DAY}/x/replay")]
+        cookie = web.cookies["okgin_session"]
+
+        async def game_frames() -> list[str]:
+            client = await Client.connect(server.ws_url, cookie)
+            await client.open_game({"type": "new", "opponents": ["easy"], "seed": 3,
+                                    "rules": {"preset": "oklahoma", "target": 10}})
+            await client.play()
+            await client.close()
+            return client.frames
+
+        texts += run(game_frames())
+        assert not any(SEED in text or SECRET in text for text in texts)
+        assert "Deal 1 of 5" in texts[2]
+        clock.write_text(NEXT_DAY, encoding="utf-8")
+        assert SEED in web.get(f"/daily/{DAY}").text
 
 
 def test_a_hand_hard_ends_before_the_person_moves_is_scored() -> None:
@@ -488,31 +500,19 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def test_hards_answers_in_the_daily_deal_are_worked_out_in_a_process_of_their_own(tmp_path: Path) -> None:
-    """`hard` searches (some 50 to 100 ms of CPU a decision): as at a room's table, it thinks in
-    the server's thinking processes, never in the server's own, which answers everyone else."""
-    from server_process import ServerProcess, web_client
-
-    seeded_store(tmp_path / "games.db")
-    server = ServerProcess(tmp_path / "games.db", allow_seeds=True,
-                           extra=("--clock-file", str(clock_file(tmp_path)))).start()
-    try:
+    """`hard` searches (a daily move's CPU p95 172 ms, docs/daily.md): as at a room's table, it
+    thinks in the server's thinking processes, never in the server's own, which answers everyone
+    else."""
+    with _started_on_a_real_server(tmp_path, clock_file(tmp_path)) as (server, web, csrf, _):
         assert server.process is not None
-        with web_client(server.url) as web:
-            web.get("/")
+        thought = []
+        for _ in range(5):  # the person's first moves, each answered by `hard`
             page = web.get("/daily").text
-            csrf = _field(page, "csrf")
-            started = web.post("/daily/start", data={"csrf": csrf}, headers={"origin": server.url})
-            assert started.status_code == 303
-            thought = []
-            for _ in range(5):  # the person's first moves, each answered by `hard`
-                page = web.get("/daily").text
-                moves = [html.unescape(m) for m in re.findall(r'name=move value="([^"]+)"', page)]
-                answer = web.post("/daily/move", headers={"origin": server.url}, data={
-                    "csrf": csrf, "version": _field(page, "version"), "move": choose(moves, False)})
-                assert answer.status_code == 303, answer.text[-800:]
-                thinkers = _thinking_processes(server.process.pid)
-                assert thinkers, "hard thought in the server's own process"
-                thought.append(sum(_cpu_seconds(pid) for pid in thinkers))
+            moves = [html.unescape(m) for m in re.findall(r'name=move value="([^"]+)"', page)]
+            answer = web.post("/daily/move", headers={"origin": server.url}, data={
+                "csrf": csrf, "version": _field(page, "version"), "move": choose(moves, False)})
+            assert answer.status_code == 303, answer.text[-800:]
+            thinkers = _thinking_processes(server.process.pid)
+            assert thinkers, "hard thought in the server's own process"
+            thought.append(sum(_cpu_seconds(pid) for pid in thinkers))
         assert thought[-1] > thought[0], thought  # the later answers' searches ran there too
-    finally:
-        server.stop()

@@ -270,6 +270,7 @@ def test_a_seat_marked_away_by_another_process_while_a_page_here_holds_it_is_mar
         assert live_two is not None and live_two is not live_one
         await live_two.attach(Watcher(lambda frame: None, 0))
         await live_one.commit(lambda: commands.went_away(live_one.room, 0, time.time()))
+        # Version 1 the mark, 2 hall two's taking it back (heard by hall one too).
         await until(lambda: live_one.room.seats[0].away_since is None and live_one.room.version == 2,
                     "the seat held in hall two stayed away")
         stored = one.services.rooms.load(live_one.room.code)
