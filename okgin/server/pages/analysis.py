@@ -18,7 +18,7 @@ from okgin.advice.review import action_words
 from okgin.advice.words import short
 from okgin.rules import PRESETS
 from okgin.server.pages.template import render
-from okgin.server.players.sessions import player_of
+from okgin.server.players.sessions import player_or_address
 from okgin.server.tournaments.words import preset_name
 from okgin.view import SeatView
 
@@ -64,8 +64,7 @@ async def analysis_page(request: Request) -> Response:
     presets = [(name, preset_name(name)) for name in PRESETS]
     if not any(asked.values()):
         return render(request, "analysis.html", form=EXAMPLE, presets=presets, shown=None, error=None)
-    who = player_of(request) or (request.client.host if request.client else "")
-    if not request.app.state.limiter.may_analyse(who):
+    if not request.app.state.limiter.may_analyse(player_or_address(request)):
         return render(request, "analysis.html", 429, form=asked, presets=presets, shown=None,
                       error="too many positions analysed: wait a few seconds")
     try:

@@ -26,7 +26,7 @@ from okgin.server.pages.template import message, render
 from okgin.server.players.puzzle_ratings import PROVISIONAL
 from okgin.server.players.puzzle_store import Attempt, PuzzleStore
 from okgin.server.players.ratings import Rating
-from okgin.server.players.sessions import session_of
+from okgin.server.players.sessions import player_or_address, session_of
 
 FIRST = "Open the game first: you are a player from your first visit."
 
@@ -78,8 +78,8 @@ def _shown(puzzle: Puzzle, attempt: Attempt | None, rating: Rating) -> dict[str,
 async def puzzle_page(request: Request) -> Response:
     session = session_of(request)
     player = session.player if session is not None else None
-    who = player or (request.client.host if request.client else "")
-    if not request.app.state.limiter.may_analyse(who):  # an answered page has the coach's work
+    # An answered page has the coach's work.
+    if not request.app.state.limiter.may_analyse(player_or_address(request)):
         return message(request, "Puzzles", "Too many puzzles at once: wait a few seconds and open this one "
                                            "again.", 429, error=True)
     shown = await anyio.to_thread.run_sync(_read, _store(request), player, request.path_params["puzzle"][:40])

@@ -16,6 +16,7 @@ from okgin.server.pages.review_body import mistakes, review_lead
 from okgin.server.pages.template import message, render
 from okgin.server.players.access import shown_from
 from okgin.server.players.identity import Players
+from okgin.server.players.sessions import player_or_address
 from okgin.server.players.sharing import Sharing
 from okgin.server.store.storage import Store, StoredGame
 from okgin.server.wire.jsonbound import JSONBoundError, check_unicode_in
@@ -101,6 +102,8 @@ async def review_page(request: Request) -> Response:
     found = await _finished(request, asked)
     if found is None:
         return message(request, "Review", "No finished game of yours with that id.", 404, coach=True)
+    if not request.app.state.limiter.may_analyse(player_or_address(request)):
+        return _refused(request, "too many hands reviewed: wait a few seconds", 429)
     game, seat = found
     seats = len(game.record.get("players", []))
     if not 0 <= seat < seats:

@@ -91,6 +91,11 @@ def player_of(connection: HTTPConnection) -> str | None:
     return None if session is None else session.player
 
 
+def player_or_address(connection: HTTPConnection) -> str:
+    """Whose budget a request spends: its session's player, else its address."""
+    return player_of(connection) or (connection.client.host if connection.client else "")
+
+
 def _cookie(scope: Scope) -> str | None:
     for name, value in scope.get("headers", ()):
         if name == b"cookie":

@@ -97,8 +97,10 @@ class Limits:
     # each a write to the pool; a person's page makes one a second, a few more at a click.
     pool_calls: float = 3.0
     pool_call_burst: float = 20.0
-    # The analysis board (/analysis): each position is the coach's whole analysis, a tenth of a
-    # second or more of CPU; a person studies a few a minute, a program is held to this.
+    # The coach's work asked over HTTP: a position on the analysis board (/analysis) or a puzzle,
+    # each the coach's whole analysis (a tenth of a second or more of CPU), or a hand's review
+    # (a quarter of a second at the median, a second at most); a person studies a few a minute,
+    # a program is held to this.
     analyses: float = 0.5
     analysis_burst: float = 20.0
     # The daily deal's moves (/daily): each may run hard's look-ahead (tens of milliseconds of
@@ -244,8 +246,9 @@ class Limiter:
         return self._pool_calls.take(player)
 
     def may_analyse(self, who: str) -> bool:
-        """Spend one of ``who``'s analyses on the board (a player, or an address without a
-        session); False when too fast."""
+        """Spend one of ``who``'s (a player's, or an address's without a session) asks for the
+        coach's work over HTTP: a position on the board, a puzzle, a hand's review; False when
+        too fast."""
         return self._analyses.take(who)
 
     def may_play_daily(self, player: str) -> bool:

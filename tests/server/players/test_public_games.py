@@ -129,3 +129,18 @@ def test_a_private_games_player_sees_their_own_seat_whatever_they_ask(app: Starl
     mine = ann.go("GET", f"/games/{game}/review?hand=1").text
     assert ann.go("GET", f"/games/{game}/review?hand=1&seat=1").text == mine
     assert "A public game" not in mine
+
+
+def test_a_flood_of_reviews_is_held_while_another_player_is_answered(app: Starlette, db: Path) -> None:
+    """A hand's review is the coach's work on every decision of it (a quarter of a second of CPU
+    at the median): a stranger asking for a public game's reviews as fast as it can is refused
+    (429, saying so) past the coach's budget, which is its own, not the game's player's."""
+    ann, stranger = _browser(app, "10.0.0.1"), _browser(app, "10.0.0.2")
+    game = _stored(db, "solo", {0: ann.cookie})
+    assert _say(ann, game, "yes") == 303
+    statuses = [stranger.go("GET", f"/games/{game}/review?hand=1&seat={n % 2}").status_code
+                for n in range(30)]
+    assert statuses[0] == 200 and statuses.count(429) >= 5, statuses
+    refused = stranger.go("GET", f"/games/{game}/review?hand=1")
+    assert refused.status_code == 429 and "Too many hands reviewed: wait a few seconds." in refused.text
+    assert ann.go("GET", f"/games/{game}/review?hand=1").status_code == 200
