@@ -9,7 +9,10 @@ flooder and the server would otherwise share. The flooder runs in a process of i
 busy loop does not delay the player's client (as one event loop shared by both would).
 
 The floods are those a hostile page could send: `new` messages, hints, and frames of 16 KB
-garbage, each as fast as the server reads them, for as long as the player plays. The server
+garbage, each as fast as the server reads them, for as long as the player plays; and a
+program's requests for the reviews of a public game's hand (``/games/…/review``, the coach's
+work on every decision of the hand), 16 at a time, from 60 guests of its address, each with a
+budget of its own. The server
 refuses what is over its rate limits with an error and closes a connection refused 50 times, or
 sent 5 malformed frames; the flooder then opens another and goes on. The question is what the
 flood costs the other client. The conditions take turns in rounds (a block of moves each), so a
@@ -22,9 +25,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -34,10 +39,11 @@ from multiprocessing.queues import Queue
 from pathlib import Path
 from typing import Protocol
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
+import httpx
 import websockets
-from scripted_client import Client
+from scripted_client import Client, new_guest
 from server_process import ServerProcess
 
 PLAYER_ADDRESS = "127.0.0.2"
@@ -46,7 +52,10 @@ FLOODS = {
     "`new` messages": json.dumps({"type": "new"}),
     "hints": json.dumps({"type": "hint"}),
     "16 KB garbage frames": "[" * 16_000,
+    "reviews over HTTP": "",  # the flood of ``reviews``, over HTTP
 }
+REVIEWS = "reviews over HTTP"
+REVIEWERS, AT_ONCE = 60, 16
 
 
 @dataclass
@@ -120,13 +129,54 @@ async def play(url: str, moves: int) -> list[float]:
     return client.latencies
 
 
+async def reviews(base_url: str, game: str, guests: list[str], seen: Flooded, stop: Stop) -> None:
+    """Ask for the reviews of public ``game``'s first hand ``AT_ONCE`` at a time until ``stop``,
+    the ``guests`` (their session cookies) taking turns, a person's budget each."""
+    turns = itertools.cycle(guests)
+    async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
+
+        async def ask() -> None:
+            while not stop.is_set():
+                answer = await client.get(f"/games/{game}/review?hand=1",
+                                          cookies={"okgin_session": next(turns)})
+                seen.sent += 1
+                seen.refused += answer.status_code in (429, 503)
+
+        await asyncio.gather(*(ask() for _ in range(AT_ONCE)))
+
+
+async def public_game(url: str, base_url: str) -> str:
+    """A finished game (to 25, against `easy`) that its player made public: what the review
+    flood asks about."""
+    cookie = new_guest(base_url)
+    client = await Client.connect(url, cookie=cookie)
+    short = {"preset": "oklahoma", "target": 25}
+    await client.open_game({"type": "new", "opponents": ["easy"], "rules": short})
+    await client.play()
+    await client.close()
+    game = client.game or ""
+    with httpx.Client(base_url=base_url, cookies={"okgin_session": cookie}) as browser:
+        csrf = re.search(r'name="csrf" value="([^"]+)"', browser.get("/history").text)
+        assert csrf is not None
+        said = browser.post(f"/games/{game}/public", data={"csrf": csrf[1], "public": "yes"},
+                            headers={"Origin": base_url})
+        assert said.status_code in (200, 303), said.text
+    return game
+
+
 def flooder(url: str, frame: str, stop: Stop, answers: Queue[Flooded], cores: set[int] | None) -> None:
     """The flood, in a process of its own: its busy loop must not delay the player's client,
-    which a loop shared with it would (the figure is then the client's, not the server's)."""
+    which a loop shared with it would (the figure is then the client's, not the server's).
+    ``frame``: what to send on the WebSocket, or ``reviews base_url game cookie,…`` for the
+    review flood."""
     if cores is not None:
         os.sched_setaffinity(0, cores)
     seen = Flooded()
-    asyncio.run(flood(url, frame, seen, stop))
+    if frame.startswith("reviews "):
+        _, base_url, game, guests = frame.split(" ")
+        asyncio.run(reviews(base_url, game, guests.split(","), seen, stop))
+    else:
+        asyncio.run(flood(url, frame, seen, stop))
     answers.put(seen)
 
 
@@ -166,10 +216,13 @@ def main() -> None:
     try:
         # The server's first games pay for imports, caches and worker threads: not the peer's cost.
         asyncio.run(play(server.ws_url, 30))
+        game = asyncio.run(public_game(server.ws_url, server.url))
+        guests = ",".join(new_guest(server.url) for _ in range(REVIEWERS))
+        floods = {**FLOODS, REVIEWS: f"reviews {server.url} {game} {guests}"}
         print(f"load average {os.getloadavg()[0]:.2f} at the start")
         block = max(1, args.moves // args.rounds)
         for _ in range(args.rounds):
-            for name, frame in FLOODS.items():
+            for name, frame in floods.items():
                 latencies[name] += measure(server.ws_url, frame, block, seen[name], {1} if args.pin else None)
         print(f"load average {os.getloadavg()[0]:.2f} at the end")
     finally:

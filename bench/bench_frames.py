@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "support"))
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "browser"))
 
 from browser_play import mouse_turn

@@ -31,7 +31,7 @@ from pathlib import Path
 import httpx
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
 from real_servers import Postgres
 
