@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 
 from okgin.server.coach import statistics
 from okgin.server.coach.answers import coach_work
+from okgin.server.coach.line import CoachBusy, CoachLine
 from okgin.server.pages.api_routes import api_routes
 from okgin.server.pages.bot_pages import bot_routes
 from okgin.server.pages.coach_routes import coach_routes
@@ -108,12 +109,14 @@ def create_app(
     store = Store(db_url)
     broker = make_broker(broker_url)
     thinking = Thinking()
+    coach_line = CoachLine()
     presence = make_presence(broker_url, PROCESS)
     players = Players(store.engine)
     rated = RatingStore(store.engine)
     poked = asyncio.Event()  # a tournament's table ended here: its director looks again at once
     hall = Hall(RoomServices.of(
-        store, broker, thinking, coach_work, presence, finished=rated.rate_later,
+        store, broker, thinking, functools.partial(coach_work, coach_line), presence,
+        finished=rated.rate_later,
         solo_finished=functools.partial(statistics.record_finished, store.engine),
         table_finished=lambda _code: poked.set()))
     limiter = Limiter(limits)
@@ -156,7 +159,7 @@ def create_app(
         Middleware(SecurityHeaders, hosts), Middleware(Sessions, players=players, secure=secure_cookies,
                                                      may_make_guest=may_make_guest),
     ],
-                    exception_handlers={StorageError: _store_failed}, routes=[
+                    exception_handlers={StorageError: _store_failed, CoachBusy: _coach_busy}, routes=[
         Route("/", index),
         Route("/r/{code:id}", index),
         Route("/how-to-play", howto_page),
@@ -189,9 +192,15 @@ def create_app(
     app.state.hosts = frozenset(host.lower() for host in hosts)
     app.state.metrics = metrics
     app.state.limiter = limiter
+    app.state.coach_line = coach_line
     app.state.settings = Settings(allow_seeds, frozenset(origins), away_seconds, Clock(clock_file))
     app.state.daily = DailyStore(store.engine)
     return app
+
+
+async def _coach_busy(_request: Request, error: Exception) -> Response:
+    """A page whose coach's work found the line full (``CoachLine``): nothing was worked out."""
+    return PlainTextResponse(f"{str(error).capitalize()}.\n", status_code=503, headers={"Retry-After": "2"})
 
 
 async def _store_failed(_request: Request, error: Exception) -> Response:

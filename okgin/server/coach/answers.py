@@ -1,8 +1,9 @@
 """The coach's answers on the WebSocket (hint, advice, review), worked out in a worker thread.
 
-An analysis takes tens of milliseconds and a review up to a second: never on the event loop,
-and never holding the room's lock. ``coach_work`` reads the match (call it under the room's
-lock) and returns the slow part, which only touches a frozen view or a finished hand.
+An analysis takes tens of milliseconds and a review up to a second: never on the event loop and
+never holding the room's lock; reviews one at a time in the process (``CoachLine``). ``coach_work``
+reads the match (call it under the room's lock) and returns the slow part, which only touches a
+frozen view or a finished hand.
 """
 
 from __future__ import annotations
@@ -13,22 +14,25 @@ from typing import Any
 
 from okgin.match import Match
 from okgin.server.coach.advice_json import advice_message, hint_message, review_message
+from okgin.server.coach.line import CoachLine
 from okgin.server.refusals import Code, ProtocolError
 
 Work = Callable[[], dict[str, Any]]
 
 
 def coach_work(
-    match: Match, names: Sequence[str], seat: int, kind: str, ident: int | None, data: Mapping[str, Any],
+    line: CoachLine, match: Match, names: Sequence[str], seat: int, kind: str, ident: int | None,
+    data: Mapping[str, Any],
 ) -> Work:
     """The answer to a ``hint``, ``advice`` or ``review`` message (``kind``, its id and its
-    fields) for ``seat``, to run in a thread.
+    fields) for ``seat``, to run in a thread; a review in ``line`` (it raises CoachBusy when that
+    is full).
 
     Raises ProtocolError at once for a review of a hand that is not over."""
     names = list(names)
     if kind == "review":
         number = _hand_number(match, data)
-        return functools.partial(review_message, match, seat, number, names, ident)
+        return functools.partial(line.run, review_message, match, seat, number, names, ident)
     build = hint_message if kind == "hint" else advice_message
     return functools.partial(build, match.view(seat), names, ident)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -69,7 +68,7 @@ async def analysis_page(request: Request) -> Response:
                       error="too many positions analysed: wait a few seconds")
     try:
         position = read_position(asked)
-        view, analysis = await anyio.to_thread.run_sync(_analysed, position)
+        view, analysis = await request.app.state.coach_line.answer(_analysed, position)
     except PositionError as error:
         return render(request, "analysis.html", 400, form=asked, presets=presets, shown=None,
                       error=f"This position cannot be analysed: {error}.")

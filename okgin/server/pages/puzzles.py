@@ -82,7 +82,8 @@ async def puzzle_page(request: Request) -> Response:
     if not request.app.state.limiter.may_analyse(player_or_address(request)):
         return message(request, "Puzzles", "Too many puzzles at once: wait a few seconds and open this one "
                                            "again.", 429, error=True)
-    shown = await anyio.to_thread.run_sync(_read, _store(request), player, request.path_params["puzzle"][:40])
+    shown = await request.app.state.coach_line.answer(_read, _store(request), player,
+                                                   request.path_params["puzzle"][:40])
     if shown is None:
         return _missing(request)
     return render(request, "puzzles.html", **shown, csrf=session.csrf if session else "", error=None)
@@ -112,7 +113,7 @@ async def answer_puzzle(request: Request) -> Response:
     done = await anyio.to_thread.run_sync(_answer, store, session.player, puzzle_id, fields.get("move", ""))
     if done is None:  # the page now shows the answer and the coach (a reload sends nothing again)
         return RedirectResponse(f"/puzzles/{puzzle_id}#answer", 303)
-    shown = await anyio.to_thread.run_sync(_read, store, session.player, puzzle_id)
+    shown = await request.app.state.coach_line.answer(_read, store, session.player, puzzle_id)
     if shown is None:
         return _missing(request)
     return render(request, "puzzles.html", 400, **shown, csrf=session.csrf,

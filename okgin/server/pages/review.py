@@ -66,7 +66,7 @@ async def replay_data(request: Request) -> Response:
     found = await _finished(request)
     if found is None:
         return _error("no finished game of yours with that id", 404)
-    return JSONResponse(await anyio.to_thread.run_sync(_steps, found[0].record))
+    return JSONResponse(await request.app.state.coach_line.answer(_steps, found[0].record))
 
 
 async def replay_upload(request: Request) -> Response:
@@ -77,7 +77,7 @@ async def replay_upload(request: Request) -> Response:
     try:
         record = loads(body.decode("utf-8"))
         check_unicode_in(record)  # a lone surrogate (\ud800) could not be sent back
-        return JSONResponse(await anyio.to_thread.run_sync(_steps, record))
+        return JSONResponse(await request.app.state.coach_line.answer(_steps, record))
     except UnicodeDecodeError:
         return _error("the record is not UTF-8 text", 400)
     except (OkginError, JSONBoundError) as error:
@@ -110,7 +110,7 @@ async def review_page(request: Request) -> Response:
         return _refused(request, f"no seat {seat}: the game had {seats}", 400)
     try:
         number = int(request.query_params.get("hand", "1"))
-        review, names, count = await anyio.to_thread.run_sync(_review, game.record, number, seat)
+        review, names, count = await request.app.state.coach_line.answer(_review, game.record, number, seat)
     except (ValueError, OkginError) as error:
         return _refused(request, str(error), 200)
     players: Players = request.app.state.players

@@ -3,6 +3,7 @@ made in one reaches the other's watchers, which reloads the newer version from t
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from scripted_client import run, until
 from okgin.errors import OkginError
 from okgin.rules import preset
 from okgin.server.coach.answers import coach_work
+from okgin.server.coach.line import CoachLine
 from okgin.server.rooms.backends import make_broker
 from okgin.server.rooms.broker import LocalBroker
 from okgin.server.rooms.games import Game
@@ -21,6 +23,9 @@ from okgin.server.rooms.room import Room, RoomError
 from okgin.server.rooms.services import RoomServices
 from okgin.server.rooms.thinking import Thinking
 from okgin.server.store.storage import Store
+
+COACH = functools.partial(coach_work, CoachLine())
+"""The coach's answers, one at a time, as the app hands them to the rooms."""
 
 
 def test_local_broker_delivers_in_order_and_survives_a_failing_subscriber() -> None:
@@ -51,7 +56,7 @@ def test_a_move_in_one_hall_reaches_the_other_and_stale_changes_are_refused(tmp_
     async def go() -> tuple[list[dict[str, Any]], str, str, int, int]:
         broker = LocalBroker()
         store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-        one, two = (Hall(RoomServices.of(store, broker, Thinking(), coach_work)) for _ in range(2))
+        one, two = (Hall(RoomServices.of(store, broker, Thinking(), COACH)) for _ in range(2))
         game = Game.deal(preset("oklahoma"), seed=1)
         room, _token = Room.solo_game(game.match.rules, ["easy"])
         room.game = game.id
@@ -99,7 +104,7 @@ async def _halls_apart(path: Path) -> tuple[Store, LiveRoom, LiveRoom, int]:
     each other (as when a process dies between saving a change and publishing it); the seat
     to act first."""
     store = Store(f"sqlite:///{path}")
-    one, two = (Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work)) for _ in range(2))
+    one, two = (Hall(RoomServices.of(store, LocalBroker(), Thinking(), COACH)) for _ in range(2))
     room, _ = Room.create(preset("oklahoma"), 2, "Ana")
     room.sit(1, "Ben")
     game = Game.deal(room.rules, seed=4)

@@ -4,6 +4,7 @@ one seat's for another, made anew at each change, and the room frame sent only w
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from test_fairness import cards_in
 
 from okgin.rules import preset
 from okgin.server.coach.answers import coach_work
+from okgin.server.coach.line import CoachLine
 from okgin.server.players.identity import Players
 from okgin.server.rooms import commands
 from okgin.server.rooms.broker import LocalBroker
@@ -30,12 +32,15 @@ WATCHERS = {  # name: (seat, coach, came by the game's id)
     "linked": (None, False, False), "by id": (None, False, True),
 }
 
+COACH = functools.partial(coach_work, CoachLine())
+"""The coach's answers, one at a time, as the app hands them to the rooms."""
+
 
 async def _table(path: Path) -> tuple[Store, LiveRoom, Seen]:
     """Ann and Ben's game in a room, watched from each seat (Ann's twice: once with the coach)
     and by two spectators (one with the room's link, one who came by the game's id)."""
     store = Store(f"sqlite:///{path}")
-    hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
+    hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), COACH))
     room, _ = Room.create(preset("oklahoma"), 2, "Ann", coach=True)  # Ann's second page has the coach
     room.sit(1, "Ben")
     game = Game.deal(room.rules, seed=4)
@@ -167,7 +172,7 @@ def test_the_seats_a_room_gives_are_its_players_from_the_save_that_gives_them(tm
     room's own save (no later write for the socket to make), and a room's game takes them."""
     async def go() -> tuple[int | None, int | None, dict[str, int], str | None]:
         store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
+        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), COACH))
         live, _token = await hall.open(preset("oklahoma"), 2, "Ann", None, 60.0, "p-ann")
         await live.sit(1, "Ben", "p-ben")
         await live.begin(0, 4, rematch=False)
@@ -187,7 +192,7 @@ def test_a_rematch_dealt_to_fewer_seats_moves_each_watcher_and_player_with_their
     same save (Ben's row gone), and the finished game's record keeps its three seats."""
     async def go() -> dict[str, Any]:
         store = Store(f"sqlite:///{tmp_path / 'c.db'}")
-        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
+        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), COACH))
         live, _token = await hall.open(preset("oklahoma"), 3, "Ann", None, 60.0, "p-ann")
         await live.sit(1, "Ben", "p-ben")
         await live.sit(2, "Cy", "p-cy")
@@ -237,7 +242,7 @@ def test_a_seat_whose_page_is_swapped_while_the_room_is_busy_is_never_left_away(
     whose host is away is not listed, and everyone sees "away" beside someone who is there)."""
     async def go() -> tuple[float | None, float | None]:
         store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), coach_work))
+        hall = Hall(RoomServices.of(store, LocalBroker(), Thinking(), COACH))
         live, _ = await hall.open(preset("oklahoma"), 2, "Ann", None, 60.0, listed=True)
         first, second = Watcher(lambda frame: None, 0), Watcher(lambda frame: None, 0)
         await live.attach(first)
@@ -264,7 +269,7 @@ def test_a_seat_marked_away_by_another_process_while_a_page_here_holds_it_is_mar
     async def go() -> tuple[float | None, float | None]:
         store = Store(f"sqlite:///{tmp_path / 'g.db'}")
         broker = LocalBroker()
-        one, two = (Hall(RoomServices.of(store, broker, Thinking(), coach_work)) for _ in range(2))
+        one, two = (Hall(RoomServices.of(store, broker, Thinking(), COACH)) for _ in range(2))
         live_one, _ = await one.open(preset("oklahoma"), 2, "Ann", None, 60.0, listed=True)
         live_two = await two.get(live_one.room.code)
         assert live_two is not None and live_two is not live_one
