@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 from okgin.advice.review import HandReview, review_match
 from okgin.errors import OkginError, sentence
 from okgin.record import loads, replay
+from okgin.server.coach.line import CoachBusy
 from okgin.server.pages.review_body import mistakes, review_lead
 from okgin.server.pages.template import message, render
 from okgin.server.players.access import shown_from
@@ -111,6 +112,8 @@ async def review_page(request: Request) -> Response:
     try:
         number = int(request.query_params.get("hand", "1"))
         review, names, count = await request.app.state.coach_line.answer(_review, game.record, number, seat)
+    except CoachBusy as busy:
+        return _refused(request, str(busy), 503)
     except (ValueError, OkginError) as error:
         return _refused(request, str(error), 200)
     players: Players = request.app.state.players

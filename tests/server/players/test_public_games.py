@@ -14,6 +14,7 @@ from stored_games import store_record
 from test_accounts import Browser, _player
 from test_coach_server import finished_record
 
+from okgin.server.coach.line import CoachLine
 from okgin.server.players.identity import Players
 from okgin.server.store.storage import Store
 
@@ -143,4 +144,17 @@ def test_a_flood_of_reviews_is_held_while_another_player_is_answered(app: Starle
     assert statuses[0] == 200 and statuses.count(429) >= 5, statuses
     refused = stranger.go("GET", f"/games/{game}/review?hand=1")
     assert refused.status_code == 429 and "Too many hands reviewed: wait a few seconds." in refused.text
+    assert ann.go("GET", f"/games/{game}/review?hand=1").status_code == 200
+
+
+def test_a_review_asked_while_the_coachs_line_is_full_is_a_503_that_says_so(app: Starlette, db: Path) -> None:
+    ann = _browser(app, "10.0.0.1")
+    game = _stored(db, "solo", {0: ann.cookie})
+    app.state.coach_line = CoachLine(waiting=-1)  # as if 12 questions already waited
+    busy = ann.go("GET", f"/games/{game}/review?hand=1")
+    assert busy.status_code == 503
+    assert "The coach is busy with other players&#39; questions: ask again in a moment." in busy.text
+    assert ann.go("GET", f"/api/games/{game}/replay").status_code == 503  # the app's answer to the rest
+    assert ann.go("GET", f"/api/games/{game}/replay").headers["retry-after"] == "2"
+    app.state.coach_line = CoachLine()
     assert ann.go("GET", f"/games/{game}/review?hand=1").status_code == 200
