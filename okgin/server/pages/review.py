@@ -45,7 +45,7 @@ def _asked_seat(request: Request) -> int | None:
     text = request.query_params.get("seat")
     if text is None:
         return None
-    if not text.isdigit() or len(text) > 2:
+    if not text.isdecimal() or len(text) > 2:
         raise ValueError(f"the seat (?seat=) must be a seat number, not {text[:20]}")
     return int(text)
 

@@ -123,9 +123,9 @@ def _stakes(form: dict[str, str]) -> TableStakes:
     fee = form.get("fee", "").strip() or "0"
     cutoff = form.get("cutoff", "").strip() or "50"
     try:
-        if not fee.isdigit():
+        if not fee.isdecimal():
             raise StakeError(f"the entry fee is a whole number of chips (0: free), not {fee[:20]!r}")
-        if not cutoff.isdigit():
+        if not cutoff.isdecimal():
             raise StakeError(f"the cutoff is a whole number of penalty points, not {cutoff[:20]!r}")
         stakes = TableStakes.read(int(fee), form.get("split", "").strip() or "scaled", int(cutoff))
     except StakeError as error:
@@ -136,7 +136,7 @@ def _stakes(form: dict[str, str]) -> TableStakes:
 
 def _number(form: dict[str, str], name: str, least: int, most: int) -> int:
     text = form.get(name, "").strip()
-    if not text.isdigit() or not least <= int(text) <= most:
+    if not text.isdecimal() or not least <= int(text) <= most:
         raise TournamentError(f"{name} must be a whole number from {least} to {most}, not {text[:20]!r}")
     return int(text)
 

@@ -112,7 +112,8 @@ def test_a_public_game_shows_no_hidden_card_before_it_ended(app: Starlette, db: 
     assert ann.go("GET", f"/games/{game}/record").status_code == 403  # nor to its player
 
 
-@pytest.mark.parametrize(("seat", "why"), [("x", "must be a seat number, not x"), ("7", "No seat 7")])
+@pytest.mark.parametrize(("seat", "why"), [("x", "must be a seat number, not x"), ("7", "No seat 7"),
+                                          ("\u00b2", "must be a seat number, not \u00b2")])
 def test_a_review_from_a_seat_that_is_not_there_is_a_clear_400(
     app: Starlette, db: Path, seat: str, why: str,
 ) -> None:
