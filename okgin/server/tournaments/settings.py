@@ -7,7 +7,6 @@ the field and what it may be.
 from __future__ import annotations
 
 import datetime
-import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from okgin.prizes import PrizeRules
 from okgin.rules import PRESETS, Rules
 from okgin.server.rooms.room import LEVELS, TIMERS
 from okgin.server.rooms.stakes import StakeError, TableStakes
+from okgin.server.wire.jsonbound import JSONBoundError, loads
 
 FORMATS = ("swiss", "knockout", "round-robin")
 MAX_PLACES = 64
@@ -149,9 +149,9 @@ def _rules(form: dict[str, str]) -> Rules:
     text = form.get("house", "").strip()
     if text:
         try:
-            read = json.loads(text)
-        except ValueError:
-            read = None
+            read = loads(text)  # bounded: nesting a thousand deep is an error said, not a RecursionError
+        except JSONBoundError as error:
+            raise TournamentError(f"house rules must be a JSON object of rule fields: {error}") from None
         if not isinstance(read, dict):
             raise TournamentError("house rules must be a JSON object of rule fields")
         house = read

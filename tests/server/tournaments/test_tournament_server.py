@@ -84,6 +84,7 @@ def make(app: Starlette, cookie: str, fields: dict[str, str]) -> str:
     ({"house": "[1]"}, "house rules must be a JSON object of rule fields"),
     ({"house": '{"gin_bonus": "lots"}'}, "house rules: rule gin_bonus"),
     ({"house": '{"colour": 1}'}, "house rules: unknown rule field"),
+    ({"house": "[" * 1100}, "house rules must be a JSON object of rule fields: nested too deep"),
     ({"levels": "normal genius"}, "levels (the computer players for empty places): one or more of"),
     ({"rounds": "4"}, "rounds must be a whole number from 1 to 3"),
     # ² and ① are digits to str.isdigit, not to int()
