@@ -339,6 +339,21 @@ def test_a_challenge_with_a_target_that_is_not_a_whole_number_in_range_is_refuse
         read_rules("oklahoma", target)
 
 
+@pytest.mark.parametrize(("target", "why"), [("25", "A bot does not challenge itself."),
+                                            ("x", "The target is a whole number from 5 to 1000.")])
+def test_a_bot_accounts_challenge_to_itself_is_refused_saying_why(
+    app: Starlette, target: str, why: str,
+) -> None:
+    """Its own page shows it no challenge form (it is the bot); the refusal is said there all the same."""
+    me = Browser(app)
+    me.go("GET", "/")
+    assert me.post("/account/create", username="selfbot", password=PASSWORD).status_code == 303
+    assert me.post("/account/bot", confirm="yes").status_code == 303
+    answer = me.post("/bots/selfbot/challenge", preset="oklahoma", target=target)
+    assert answer.status_code == 400
+    assert f'role="alert">{why}</p>' in answer.text, answer.text[-800:]
+
+
 def test_a_declined_challenge_says_so_to_its_challenger(server: ServerProcess) -> None:
     _c, token = bot(server.url, "robo.c")
     ann = Web(server.url)
