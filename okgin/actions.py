@@ -116,7 +116,7 @@ def parse_action(text: str) -> Action:
     words = text.split()
     if words and words[0] == "reshuffle":
         return Reshuffle(tuple(parse_cards(words[1:])))
-    if len(words) < 2 or not words[0].isdigit():
+    if len(words) < 2 or not words[0].isdecimal():
         raise NotationError(
             f"{text!r} is not an action: expected '<seat> <verb> [card]', e.g. '0 discard 7S'"
         )

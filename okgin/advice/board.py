@@ -71,7 +71,7 @@ def read_position(fields: Mapping[str, str]) -> Position:
 def _number(text: str, name: str, least: int, most: int) -> int:
     word = text.strip()
     digits = word[1:] if word.startswith("-") else word
-    if not digits.isdigit() or len(digits) > 6 or not least <= int(word) <= most:
+    if not digits.isdecimal() or len(digits) > 6 or not least <= int(word) <= most:
         raise PositionError(f"{name}: give a whole number from {least} to {most}, not {word[:12]!r}")
     return int(word)
 

@@ -54,6 +54,8 @@ def test_actions_are_frozen_values():
         ("", "is not an action"),
         ("draw", "is not an action"),
         ("x draw", "is not an action"),
+        ("\u00b2 draw", "is not an action"),  # a digit to str.isdigit, not to int()
+        ("\u2460 pass", "is not an action"),
         ("0 fly", "unknown verb 'fly'"),
         ("0 pass KH", "'pass' takes no card"),
         ("0 discard", "'discard' needs the card to discard"),

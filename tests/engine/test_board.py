@@ -78,6 +78,9 @@ def test_positions_no_seat_could_see_are_refused_saying_why() -> None:
     _refused({"hand": typed["hand"] + " " + str(mine[0])}, f"{mine[0]} is named twice")
     _refused({"upcard": str(thrown)}, f"cannot discard {thrown}: it was just taken")  # the engine says why
     _refused({"moves": typed["moves"] + f"\n{(seat + 1) % 2} draw"}, "move")
+    for field in ("players", "target", "seat", "dealer", "scores"):  # digits to str.isdigit, not to int()
+        _refused({field: "\u00b2"}, f"{field}: give a whole number")
+    _refused({"moves": typed["moves"] + "\n\u2460 draw"}, "is not an action")
     _refused({"moves": "0 knock 7H"}, "ends the hand")
     _refused({"moves": "0 fold"}, "move 1: '0 fold': unknown verb")
     _refused({"seat": "5"}, "seat: give a whole number from 0 to 1")

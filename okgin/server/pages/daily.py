@@ -96,7 +96,7 @@ async def _form(request: Request) -> tuple[str, dict[str, str], date] | Response
 
 def _version(fields: dict[str, str]) -> int:
     text = fields.get("version", "")
-    if not text.isdigit() or len(text) > 6:
+    if not text.isdecimal() or len(text) > 6:
         raise DailyRefused("The form is missing the deal's version: open the page again.", 400)
     return int(text)
 

@@ -62,7 +62,8 @@ async def profile_page(request: Request) -> Response:
 class Refusal:
     """What a refused form said (``message``, lower case as errors are written), shown as a
     sentence inside the form whose ``action`` it was (the first of them, for the passkeys'
-    removal forms), where profile.js brings it into view and focuses the form's first field.
+    removal forms), where profile.js brings it into view and focuses the form's first field;
+    or, when the page shows this player no such form, at the top of the page (``unsaid``).
     ``Refusal()`` is none."""
 
     def __init__(self, action: str = "", message: str = "") -> None:
@@ -74,6 +75,10 @@ class Refusal:
             return ""
         self.action = ""
         return sentence(self.message)
+
+    def unsaid(self) -> str:
+        """The message as a sentence if no form said it (asked once every form was made); else nothing."""
+        return sentence(self.message) if self.message and self.action else ""
 
 
 async def _refused(request: Request, session: Session, action: str, message: str, status: int) -> Response:

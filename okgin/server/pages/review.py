@@ -42,13 +42,14 @@ async def _finished(request: Request, asked: int | None = None) -> tuple[StoredG
     return (game, seat) if game is not None and game.finished else None
 
 
-def _asked_seat(request: Request) -> int | None:
-    """``?seat=N``, the seat a public game's review is written from. Raises ValueError."""
-    text = request.query_params.get("seat")
+def _asked(request: Request, name: str) -> int | None:
+    """``?seat=N`` (the seat a public game's review is written from) or ``?hand=N`` (the hand
+    reviewed), None when not asked. Raises ValueError saying what was wrong."""
+    text = request.query_params.get(name)
     if text is None:
         return None
-    if not text.isdigit() or len(text) > 2:
-        raise ValueError(f"the seat (?seat=) must be a seat number, not {text[:20]}")
+    if not text.isdecimal() or len(text) > 4:
+        raise ValueError(f"the {name} (?{name}=) must be a {name} number, not {text[:20]}")
     return int(text)
 
 
@@ -97,7 +98,7 @@ async def review_page(request: Request) -> Response:
     """The asker's review of one hand of a finished game they played, or of a public game from
     the seat they choose (``?hand=N``, default 1; ``?seat=N``, default 0)."""
     try:
-        asked = _asked_seat(request)
+        asked, hand = _asked(request, "seat"), _asked(request, "hand")
     except ValueError as error:
         return _refused(request, str(error), 400)
     found = await _finished(request, asked)
@@ -109,13 +110,13 @@ async def review_page(request: Request) -> Response:
     seats = len(game.record.get("players", []))
     if not 0 <= seat < seats:
         return _refused(request, f"no seat {seat}: the game had {seats}", 400)
+    number = 1 if hand is None else hand
     try:
-        number = int(request.query_params.get("hand", "1"))
         review, names, count = await request.app.state.coach_line.answer(_review, game.record, number, seat)
     except CoachBusy as busy:
         return _refused(request, str(busy), 503)
-    except (ValueError, OkginError) as error:
-        return _refused(request, str(error), 200)
+    except OkginError as error:  # no such hand
+        return _refused(request, str(error), 400)
     players: Players = request.app.state.players
     public = await anyio.to_thread.run_sync(Sharing(players.engine).is_public, game.id)
     return render(request, "review.html", number=number, count=count, seat=seat, names=names,

@@ -141,7 +141,7 @@ def _at(names: list[str], seat: int) -> str:
 def person_at(db: Connection, player: str, game: object, seat: object, verb: str) -> str:
     """The person ``player`` met at ``seat`` of ``game`` (a game both sat in: a block's or a
     report's subject, named by what the page showed). LookupError saying why, for anything else."""
-    if not isinstance(game, str) or not isinstance(seat, str) or not seat.isdigit():
+    if not isinstance(game, str) or not isinstance(seat, str) or not seat.isdecimal():
         raise LookupError(f"choose a player from one of your games to {verb}")
     query = select(game_players.c.seat, game_players.c.player).where(game_players.c.game == game[:40])
     seated = {s: p for s, p in db.execute(query)}

@@ -61,7 +61,7 @@ def read_rules(preset: object, target: object) -> Rules:
     if preset not in TWO_SEATS:
         raise ChallengeError("the rules are one of: " + ", ".join(TWO_SEATS))
     text = str(target).strip() if target is not None else ""
-    if not text.isdigit() or not TARGETS[0] <= int(text) <= TARGETS[1]:
+    if not text.isdecimal() or not TARGETS[0] <= int(text) <= TARGETS[1]:
         raise ChallengeError(f"the target is a whole number from {TARGETS[0]} to {TARGETS[1]}")
     try:
         return Rules.from_json({"preset": preset, "target": int(text)})

@@ -7,7 +7,6 @@ the field and what it may be.
 from __future__ import annotations
 
 import datetime
-import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from okgin.prizes import PrizeRules
 from okgin.rules import PRESETS, Rules
 from okgin.server.rooms.room import LEVELS, TIMERS
 from okgin.server.rooms.stakes import StakeError, TableStakes
+from okgin.server.wire.jsonbound import JSONBoundError, loads
 
 FORMATS = ("swiss", "knockout", "round-robin")
 MAX_PLACES = 64
@@ -123,9 +123,9 @@ def _stakes(form: dict[str, str]) -> TableStakes:
     fee = form.get("fee", "").strip() or "0"
     cutoff = form.get("cutoff", "").strip() or "50"
     try:
-        if not fee.isdigit():
+        if not fee.isdecimal():
             raise StakeError(f"the entry fee is a whole number of chips (0: free), not {fee[:20]!r}")
-        if not cutoff.isdigit():
+        if not cutoff.isdecimal():
             raise StakeError(f"the cutoff is a whole number of penalty points, not {cutoff[:20]!r}")
         stakes = TableStakes.read(int(fee), form.get("split", "").strip() or "scaled", int(cutoff))
     except StakeError as error:
@@ -136,7 +136,7 @@ def _stakes(form: dict[str, str]) -> TableStakes:
 
 def _number(form: dict[str, str], name: str, least: int, most: int) -> int:
     text = form.get(name, "").strip()
-    if not text.isdigit() or not least <= int(text) <= most:
+    if not text.isdecimal() or not least <= int(text) <= most:
         raise TournamentError(f"{name} must be a whole number from {least} to {most}, not {text[:20]!r}")
     return int(text)
 
@@ -149,9 +149,9 @@ def _rules(form: dict[str, str]) -> Rules:
     text = form.get("house", "").strip()
     if text:
         try:
-            read = json.loads(text)
-        except ValueError:
-            read = None
+            read = loads(text)  # bounded: nesting a thousand deep is an error said, not a RecursionError
+        except JSONBoundError as error:
+            raise TournamentError(f"house rules must be a JSON object of rule fields: {error}") from None
         if not isinstance(read, dict):
             raise TournamentError("house rules must be a JSON object of rule fields")
         house = read

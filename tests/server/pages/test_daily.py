@@ -329,6 +329,7 @@ def test_bad_input_is_refused_and_changes_nothing(day: tuple[Starlette, Path, st
         ({"csrf": csrf, "version": version, "move": "0 pass" * 40}, 400, "That is not a move"),
         ({"csrf": csrf, "version": str(int(version) + 1), "move": "0 pass"}, 409, "out of date"),
         ({"csrf": csrf, "move": "0 pass"}, 400, "missing the deal&#39;s version"),
+        ({"csrf": csrf, "version": "\u00b2", "move": "0 pass"}, 400, "missing the deal&#39;s version"),
         ({"csrf": "forged", "version": version, "move": "0 pass"}, 403, "out of date"),
     ]
     for form, status, words in refused:

@@ -71,6 +71,9 @@ def test_a_guest_answers_a_puzzle_once_and_sees_the_coach(tmp_path: Path) -> Non
     assert again.status_code == 303
     assert store.attempt(player, puzzle.id) == attempt
     assert store.rating_of(player).games == 1
+    late = browser.post(address, move="0 jump")  # no choice, from an old tab: said why on the answer's page
+    assert late.status_code == 400 and "is not one of this puzzle's moves" in shown(late.text)
+    assert store.attempt(player, puzzle.id) == attempt
     following = browser.go("GET", "/puzzles")
     assert following.headers["location"] != address  # the next one is another
 

@@ -27,6 +27,7 @@ from okgin.cards import cards_of_mask
 from okgin.match import Match
 from okgin.record import deal_from_json
 from okgin.rules import Rules
+from okgin.server.players.challenges import ChallengeError, read_rules
 from okgin.server.store.schema import rating_history
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -330,6 +331,27 @@ def test_a_token_acts_only_for_its_own_seat_and_reads_only_its_own_events(server
         "username": "plain.person", "name": "plain.person", "bot": False}
     refused = api(server.url, person_token, "GET", "/api/stream/event")
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_bot"
+
+
+@pytest.mark.parametrize("target", ["", "x", "4", "1001", "25.5", "\u00b2", "\u2460"])
+def test_a_challenge_with_a_target_that_is_not_a_whole_number_in_range_is_refused(target: str) -> None:
+    with pytest.raises(ChallengeError, match="the target is a whole number from 5 to 1000"):
+        read_rules("oklahoma", target)
+
+
+@pytest.mark.parametrize(("target", "why"), [("25", "A bot does not challenge itself."),
+                                            ("x", "The target is a whole number from 5 to 1000.")])
+def test_a_bot_accounts_challenge_to_itself_is_refused_saying_why(
+    app: Starlette, target: str, why: str,
+) -> None:
+    """Its own page shows it no challenge form (it is the bot); the refusal is said there all the same."""
+    me = Browser(app)
+    me.go("GET", "/")
+    assert me.post("/account/create", username="selfbot", password=PASSWORD).status_code == 303
+    assert me.post("/account/bot", confirm="yes").status_code == 303
+    answer = me.post("/bots/selfbot/challenge", preset="oklahoma", target=target)
+    assert answer.status_code == 400
+    assert f'role="alert">{why}</p>' in answer.text, answer.text[-800:]
 
 
 def test_a_declined_challenge_says_so_to_its_challenger(server: ServerProcess) -> None:

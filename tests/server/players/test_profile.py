@@ -3,12 +3,14 @@ attacker would try them (okgin/server/pages/forms.py, profile.py)."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import httpx
 import pytest
 from scripted_client import run
 from starlette.applications import Starlette
+from test_accounts import PASSWORD, Browser
 
 BASE = "http://127.0.0.1"
 OURS = {"origin": BASE}
@@ -97,3 +99,37 @@ def test_a_form_without_a_session_or_with_a_bad_name_changes_nothing(app: Starle
     empty = _visit(app, [("POST", "/profile/name", OURS, {"csrf": token, "name": " "})], cookie)[0]
     assert empty.status_code == 400
     assert _name_on(app, cookie) == ""
+
+
+REFUSALS = [
+    # (as an account?, the form posted, its fields, what the page says): all but the last are forms
+    # the profile does not show this player: a guest has no password, deletion or passkeys; an account
+    # no sign-up or sign-in; nobody blocked, no token held, no passkey: no form to unblock, revoke or remove.
+    (False, "/profile/unblock", {"key": "nokey"}, "That player is not blocked by you."),
+    (False, "/account/password", {"current": PASSWORD, "password": "y" * 12}, "Make an account first."),
+    (False, "/account/delete", {"password": PASSWORD}, "Your password is not that: the account is kept."),
+    (False, "/account/passkeys/remove", {"passkey": "abc"}, "No passkey of yours has that id."),
+    (True, "/account/create", {"username": "bob", "password": "y" * 12},
+     "You already have an account: sign out to make another."),
+    (True, "/account/sign-in", {"username": "nobody", "password": "y" * 12}, "Wrong username or password."),
+    (True, "/account/tokens/revoke", {"token": "abc"}, "No such token: it may be revoked already."),
+    (False, "/profile/name", {"name": " "}, "Your name must be 1 to 20 characters."),  # shown: said beside it
+]
+
+
+@pytest.mark.parametrize(("account", "path", "form", "why"), REFUSALS,
+                         ids=[f"{path}{' as an account' if account else ''}" for account, path, *_ in
+                              REFUSALS])
+def test_a_refused_form_the_page_does_not_show_still_says_why(
+    app: Starlette, account: bool, path: str, form: dict[str, str], why: str,
+) -> None:
+    """A refusal is said beside its form; a form the page does not show this player (posted from an
+    old tab, or by a program) is refused with the reason said at the top, not a silent 4xx."""
+    someone = Browser(app)
+    someone.go("GET", "/")
+    if account:
+        assert someone.post("/account/create", username="ann", password=PASSWORD).status_code == 303
+    answer = someone.post(path, **form)
+    assert 400 <= answer.status_code < 500
+    assert f'role="alert">{why}</p>' in html.unescape(answer.text), answer.text[-1200:]
+    assert answer.text.count('role="alert"') == 1  # said once: beside its form, else at the top

@@ -5,6 +5,7 @@ before it ended, and stays 404 to strangers otherwise."""
 from __future__ import annotations
 
 import copy
+import html
 import sqlite3
 from pathlib import Path
 
@@ -113,7 +114,8 @@ def test_a_public_game_shows_no_hidden_card_before_it_ended(app: Starlette, db: 
     assert ann.go("GET", f"/games/{game}/record").status_code == 403  # nor to its player
 
 
-@pytest.mark.parametrize(("seat", "why"), [("x", "must be a seat number, not x"), ("7", "No seat 7")])
+@pytest.mark.parametrize(("seat", "why"), [("x", "must be a seat number, not x"), ("7", "No seat 7"),
+                                          ("\u00b2", "must be a seat number, not \u00b2")])
 def test_a_review_from_a_seat_that_is_not_there_is_a_clear_400(
     app: Starlette, db: Path, seat: str, why: str,
 ) -> None:
@@ -122,6 +124,22 @@ def test_a_review_from_a_seat_that_is_not_there_is_a_clear_400(
     _say(ann, game, "yes")
     answer = stranger.go("GET", f"/games/{game}/review?hand=1&seat={seat}")
     assert answer.status_code == 400 and why in answer.text
+
+
+@pytest.mark.parametrize(("hand", "why"), [
+    ("x", "The hand (?hand=) must be a hand number, not x"),
+    ("\u00b2", "The hand (?hand=) must be a hand number, not \u00b2"),
+    ("9" * 5000, "The hand (?hand=) must be a hand number, not 99999"),  # not int()'s 4300-digit limit
+    ("0", "No hand 0: the game had"),
+    ("99", "No hand 99: the game had"),
+])
+def test_a_review_of_a_hand_that_is_not_there_is_a_clear_400(
+    app: Starlette, db: Path, hand: str, why: str,
+) -> None:
+    ann = _browser(app, "10.0.0.1")
+    game = _stored(db, "solo", {0: ann.cookie})
+    answer = ann.go("GET", f"/games/{game}/review?hand={hand}")
+    assert (answer.status_code, why in html.unescape(answer.text)) == (400, True), answer.text[-600:]
 
 
 def test_a_private_games_player_sees_their_own_seat_whatever_they_ask(app: Starlette, db: Path) -> None:

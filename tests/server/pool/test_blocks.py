@@ -69,7 +69,8 @@ def test_a_block_from_a_shared_game_is_read_by_the_pool_and_lifted_by_its_key(tm
 def test_a_block_not_from_a_shared_game_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     blocks = Blocks(_store_with_a_game(tmp_path).engine)
     for player, game, seat in [("cat", "g1", "1"), ("ann", "g1", "0"), ("ann", "g1", "5"),
-                               ("ann", "g2", "1"), ("ann", "g1", "-1"), ("ann", None, "1")]:
+                               ("ann", "g2", "1"), ("ann", "g1", "-1"), ("ann", None, "1"),
+                               ("ann", "g1", "\u00b2"), ("ann", "g1", "\u2460")]:  # digits to isdigit only
         try:
             blocks.block_seat(player, game, seat)
         except BlockError as error:
