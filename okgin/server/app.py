@@ -153,6 +153,7 @@ def create_app(
         await presence.close()
         matchmaker.store.close()
         thinking.close()
+        coach_line.close()
         store.close()
 
     app = Starlette(lifespan=lifespan, middleware=[

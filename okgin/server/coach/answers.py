@@ -1,7 +1,7 @@
 """The coach's answers on the WebSocket (hint, advice, review), worked out in a worker thread.
 
 An analysis takes tens of milliseconds and a review up to a second: never on the event loop and
-never holding the room's lock; reviews one at a time in the process (``CoachLine``). ``coach_work``
+never holding the room's lock; reviews one at a time in the coach's process (``CoachLine``). ``coach_work``
 reads the match (call it under the room's lock) and returns the slow part, which only touches a
 frozen view or a finished hand.
 """
@@ -9,6 +9,7 @@ frozen view or a finished hand.
 from __future__ import annotations
 
 import functools
+import pickle
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -32,9 +33,15 @@ def coach_work(
     names = list(names)
     if kind == "review":
         number = _hand_number(match, data)
-        return functools.partial(line.run, review_message, match, seat, number, names, ident)
+        # Pickled here, under the room's lock: the match moves on once the lock is let go.
+        return functools.partial(line.run, _review_of, pickle.dumps(match), seat, number, names, ident)
     build = hint_message if kind == "hint" else advice_message
     return functools.partial(build, match.view(seat), names, ident)
+
+
+def _review_of(match: bytes, seat: int, number: int, names: list[str], ident: int | None) -> dict[str, Any]:
+    """In the coach's process: ``review_message`` of the pickled ``match``."""
+    return review_message(pickle.loads(match), seat, number, names, ident)
 
 
 def _hand_number(match: Match, data: Mapping[str, Any]) -> int:

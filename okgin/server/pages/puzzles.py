@@ -58,14 +58,22 @@ async def next_puzzle(request: Request) -> Response:
     return RedirectResponse(f"/puzzles/{chosen.id}", 303)
 
 
-def _read(store: PuzzleStore, player: str | None, puzzle_id: str) -> dict[str, Any] | None:
-    """A puzzle page's figures, read in one trip to a worker thread; None: no such puzzle."""
+async def _figures(request: Request, store: PuzzleStore, player: str | None,
+                   puzzle_id: str) -> dict[str, Any] | None:
+    """A puzzle page's figures: read from the store in a worker thread, the coach's part in its
+    line (``CoachLine``); None: no such puzzle."""
+    read = await anyio.to_thread.run_sync(_read, store, player, puzzle_id)
+    return None if read is None else await request.app.state.coach_line.answer(_shown, *read)
+
+
+def _read(store: PuzzleStore, player: str | None,
+          puzzle_id: str) -> tuple[Puzzle, Attempt | None, Rating] | None:
+    """A puzzle, the player's attempt and puzzle rating, in one trip to the store."""
     puzzle = store.puzzle(puzzle_id, player)
     if puzzle is None:
         return None
     attempt = store.attempt(player, puzzle.id) if player is not None else None
-    rating = store.rating_of(player) if player is not None else Rating()
-    return _shown(puzzle, attempt, rating)
+    return puzzle, attempt, store.rating_of(player) if player is not None else Rating()
 
 
 def _shown(puzzle: Puzzle, attempt: Attempt | None, rating: Rating) -> dict[str, Any]:
@@ -82,8 +90,7 @@ async def puzzle_page(request: Request) -> Response:
     if not request.app.state.limiter.may_analyse(player_or_address(request)):
         return message(request, "Puzzles", "Too many puzzles at once: wait a few seconds and open this one "
                                            "again.", 429, error=True)
-    shown = await request.app.state.coach_line.answer(_read, _store(request), player,
-                                                   request.path_params["puzzle"][:40])
+    shown = await _figures(request, _store(request), player, request.path_params["puzzle"][:40])
     if shown is None:
         return _missing(request)
     return render(request, "puzzles.html", **shown, csrf=session.csrf if session else "", error=None)
@@ -113,7 +120,7 @@ async def answer_puzzle(request: Request) -> Response:
     done = await anyio.to_thread.run_sync(_answer, store, session.player, puzzle_id, fields.get("move", ""))
     if done is None:  # the page now shows the answer and the coach (a reload sends nothing again)
         return RedirectResponse(f"/puzzles/{puzzle_id}#answer", 303)
-    shown = await request.app.state.coach_line.answer(_read, store, session.player, puzzle_id)
+    shown = await _figures(request, store, session.player, puzzle_id)
     if shown is None:
         return _missing(request)
     return render(request, "puzzles.html", 400, **shown, csrf=session.csrf,

@@ -3,7 +3,8 @@
 Quick levels think in a worker thread. `hard` and `expert` search a fixed number of guessed
 deals per decision, holding the interpreter lock meanwhile, so they think in a separate process:
 the server's own process stays free to acknowledge every other game's actions. The daily deal's
-`hard` thinks there too (``run_blocking``).
+`hard` thinks there too (``run_blocking``). ``SpawnedPool``, the pool made on first use, is the
+coach's line's too (``coach/line.py``).
 """
 
 from __future__ import annotations
@@ -45,29 +46,20 @@ def _decide(level: str, seed: int, view: SeatView) -> PlayerAction:
     return computer_player(level, random.Random(seed)).act(view)
 
 
-class Thinking:
-    """Runs decisions: threads for quick levels, a process pool (made on first use) for searches."""
+class SpawnedPool:
+    """A pool of ``processes`` made on first use, from the loop or a worker thread (spawned: never
+    fork a threaded server), and shut down by ``close``. Its work is a module-level function of
+    its arguments alone."""
 
-    def __init__(self, processes: int | None = None) -> None:
-        self.processes = processes or max(1, (os.cpu_count() or 2) - 1)
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
-        self._making = threading.Lock()  # the pool is made once, from the loop or a worker thread
+        self._making = threading.Lock()
 
-    async def decide(self, level: str, player: Player, view: SeatView, rng: random.Random) -> PlayerAction:
-        if level not in SEARCHING:
-            return await anyio.to_thread.run_sync(player.act, view)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._processes(), _decide, level, rng.getrandbits(64), view)
-
-    def run_blocking(self, work: Callable[..., T], *args: Any) -> T:
-        """From a worker thread: ``work(*args)`` done in the thinking processes and waited for
-        (``work`` a module-level function of its arguments alone, as the daily deal's answers)."""
-        return self._processes().submit(work, *args).result()
-
-    def _processes(self) -> ProcessPoolExecutor:
+    def get(self) -> ProcessPoolExecutor:
         with self._making:
             if self._pool is None:
-                context = multiprocessing.get_context("spawn")  # never fork a threaded server
+                context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
             return self._pool
 
@@ -76,3 +68,24 @@ class Thinking:
             if self._pool is not None:
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
+
+
+class Thinking:
+    """Runs decisions: threads for quick levels, a process pool (made on first use) for searches."""
+
+    def __init__(self, processes: int | None = None) -> None:
+        self._pool = SpawnedPool(processes or max(1, (os.cpu_count() or 2) - 1))
+
+    async def decide(self, level: str, player: Player, view: SeatView, rng: random.Random) -> PlayerAction:
+        if level not in SEARCHING:
+            return await anyio.to_thread.run_sync(player.act, view)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool.get(), _decide, level, rng.getrandbits(64), view)
+
+    def run_blocking(self, work: Callable[..., T], *args: Any) -> T:
+        """From a worker thread: ``work(*args)`` done in the thinking processes and waited for
+        (``work`` a module-level function of its arguments alone, as the daily deal's answers)."""
+        return self._pool.get().submit(work, *args).result()
+
+    def close(self) -> None:
+        self._pool.close()

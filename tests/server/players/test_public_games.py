@@ -15,9 +15,11 @@ from stored_games import store_record
 from test_accounts import Browser, _player
 from test_coach_server import finished_record
 
+from okgin.server import create_app
 from okgin.server.coach.line import CoachLine
 from okgin.server.players.identity import Players
 from okgin.server.store.storage import Store
+from okgin.server.wire.limits import Limits
 
 
 def _browser(app: Starlette, address: str) -> Browser:
@@ -150,16 +152,18 @@ def test_a_private_games_player_sees_their_own_seat_whatever_they_ask(app: Starl
     assert "A public game" not in mine
 
 
-def test_a_flood_of_reviews_is_held_while_another_player_is_answered(app: Starlette, db: Path) -> None:
+def test_a_flood_of_reviews_is_held_while_another_player_is_answered(db: Path) -> None:
     """A hand's review is the coach's work on every decision of it (a quarter of a second of CPU
     at the median): a stranger asking for a public game's reviews as fast as it can is refused
-    (429, saying so) past the coach's budget, which is its own, not the game's player's."""
+    (429, saying so) past the coach's budget (here 3 at once, and hardly refilled), which is its
+    own, not the game's player's."""
+    app = create_app(f"sqlite:///{db}", limits=Limits(analyses=0.001, analysis_burst=3))
     ann, stranger = _browser(app, "10.0.0.1"), _browser(app, "10.0.0.2")
     game = _stored(db, "solo", {0: ann.cookie})
     assert _say(ann, game, "yes") == 303
     statuses = [stranger.go("GET", f"/games/{game}/review?hand=1&seat={n % 2}").status_code
-                for n in range(30)]
-    assert statuses[0] == 200 and statuses.count(429) >= 5, statuses
+                for n in range(6)]
+    assert statuses == [200] * 3 + [429] * 3, statuses
     refused = stranger.go("GET", f"/games/{game}/review?hand=1")
     assert refused.status_code == 429 and "Too many hands reviewed: wait a few seconds." in refused.text
     assert ann.go("GET", f"/games/{game}/review?hand=1").status_code == 200
