@@ -117,7 +117,7 @@ def create_app(
     hall = Hall(RoomServices.of(
         store, broker, thinking, functools.partial(coach_work, coach_line), presence,
         finished=rated.rate_later,
-        solo_finished=functools.partial(statistics.record_finished, store.engine),
+        solo_finished=functools.partial(statistics.record_finished, store.engine, line=coach_line),
         table_finished=lambda _code: poked.set()))
     limiter = Limiter(limits)
     metrics = Metrics(lambda: len(hall))

@@ -6,8 +6,9 @@ Worked out in the server's own process each held the interpreter lock that the e
 for every game's moves: a flood of reviews from 60 guests of one address took another player's
 p99 from 8 ms to 977 ms (docs/performance.md). In a process of their own they take the lock of
 that process only, and one at a time they take one core at most, leaving the server's the other.
-(Hints and advice, tens of milliseconds each, stay in the server's threads: fifty people may ask
-at once.)
+A finished game's statistics (a review of each of its hands) take their turn too, never refused
+(``run_background``). (Hints and advice, tens of milliseconds each, stay in the server's threads:
+fifty people may ask at once.)
 
 The process is spawned on the first question (as the thinking processes are). A question waits
 for its turn in that process's queue; past ``WAITING`` questions in line, another is refused as
@@ -55,16 +56,22 @@ class CoachLine:
         with self._place():
             return self._process.get().submit(work, *args).result()
 
+    def run_background(self, work: Callable[..., T], *args: Any) -> T:
+        """``run`` for work nobody waits for and that must not be lost (a finished game's
+        statistics): it takes its turn however long the line, never refused."""
+        with self._place(refusing=False):
+            return self._process.get().submit(work, *args).result()
+
     async def answer(self, work: Callable[..., T], *args: Any) -> T:
         """From the event loop: ``run``'s answer, awaited (no thread waits for it)."""
         with self._place():
             return await asyncio.wrap_future(self._process.get().submit(work, *args))
 
     @contextlib.contextmanager
-    def _place(self) -> Iterator[None]:
+    def _place(self, refusing: bool = True) -> Iterator[None]:
         """A place in the line for one question, given back when it is answered or fails."""
         with self._counting:
-            if self._asked > self.waiting:
+            if refusing and self._asked > self.waiting:
                 raise CoachBusy()
             self._asked += 1
         try:

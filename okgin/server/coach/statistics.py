@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from okgin.advice.review import review_match
 from okgin.record import replay
 from okgin.scoring import Outcome
+from okgin.server.coach.line import CoachLine
 from okgin.server.store.schema import game_players, hand_results
 from okgin.server.store.storage import StorageError, storage_errors
 
@@ -97,13 +98,19 @@ def read(engine: Engine, player: str | None = None) -> list[HandRow]:
         return [HandRow(**dict(row._mapping)) for row in db.execute(query)]
 
 
-def record_finished(engine: Engine, game_id: str, record: Mapping[str, Any]) -> None:
-    """Work out and write a finished game's rows (slow: the reviews; call it from a thread).
+def record_finished(engine: Engine, game_id: str, record: Mapping[str, Any],
+                    line: CoachLine | None = None) -> None:
+    """Work out and write a finished game's rows (call it from a thread): the reviews, the slow
+    part, in the coach's ``line`` when given (the server's: never in its own process).
 
     Nobody waits for this, so a failure is logged here rather than lost with its future."""
     try:
+        if line is None:
+            rows = rows_of(game_id, record)
+        else:
+            rows = line.run_background(rows_of, game_id, dict(record))
         with storage_errors(f"could not write the statistics of game {game_id}"):
-            write(engine, rows_of(game_id, record))
+            write(engine, rows)
     except StorageError as error:  # a locked or lost database: one line, not a traceback
         log.warning("%s", error)
     except Exception:

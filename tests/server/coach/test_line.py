@@ -3,6 +3,7 @@ the line's length a question is refused as busy without being sent."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 import time
@@ -11,9 +12,13 @@ from pathlib import Path
 
 import pytest
 from scripted_client import run
+from test_coach_server import finished_record
 
+from okgin.server.coach import statistics
 from okgin.server.coach.line import CoachBusy, CoachLine
+from okgin.server.coach.statistics import HandRow, rows_of
 from okgin.server.refusals import Code
+from okgin.server.store.storage import Store
 
 
 def _until(test: Callable[[], bool]) -> None:
@@ -71,3 +76,31 @@ def test_an_answer_that_fails_gives_its_place_back(line: CoachLine) -> None:
     with pytest.raises(ZeroDivisionError):
         line.run(divmod, 1, 0)
     assert line.asked == 0 and line.run(len, "abc") == 3
+
+
+def test_a_finished_games_statistics_wait_their_turn_however_long_the_line(
+    line: CoachLine, tmp_path: Path,
+) -> None:
+    """Statistics nobody waits for are never refused (they would be lost): with the line full,
+    they wait; the rows written are those worked out without the line."""
+    released = str(tmp_path / "released")
+    held = [threading.Thread(target=line.run, args=(held_until, released, name)) for name in "abc"]
+    for thread in held:
+        thread.start()
+    _until(lambda: line.asked == 3)  # full: a question now would be refused
+    store = Store(f"sqlite:///{tmp_path / 'stats.db'}")
+    record = finished_record(1)
+    writing = threading.Thread(target=statistics.record_finished, args=(store.engine, "g", record, line))
+    writing.start()
+    _until(lambda: line.asked == 4)  # in line, not refused
+    Path(released).touch()
+    writing.join(60)
+    for thread in held:
+        thread.join(30)
+    written = statistics.read(store.engine)
+    store.close()
+    assert written and _timeless(written) == _timeless(rows_of("g", record))
+
+
+def _timeless(rows: list[HandRow]) -> list[HandRow]:
+    return [dataclasses.replace(row, finished=0.0) for row in rows]
