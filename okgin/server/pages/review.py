@@ -76,6 +76,8 @@ async def replay_upload(request: Request) -> Response:
     body = await request.body()
     if len(body) > MAX_UPLOAD:
         return _error(f"the record is too large: at most {MAX_UPLOAD // 1000} kB", 413)
+    if not request.app.state.limiter.may_analyse(player_or_address(request)):
+        return _error("too many records replayed: wait a few seconds", 429)
     try:
         record = loads(body.decode("utf-8"))
         check_unicode_in(record)  # a lone surrogate (\ud800) could not be sent back

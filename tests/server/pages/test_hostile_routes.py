@@ -13,6 +13,7 @@ import contextlib
 import copy
 import dataclasses
 import html
+import itertools
 import json
 import re
 import sqlite3
@@ -101,7 +102,7 @@ ROUTES: dict[str, Spec] = {
     "GET /api/games/{game:id}/replay": Spec("page"),
     "POST /api/replay": Spec("upload", RECORD, {"format": [None, 1, "okgin/2"],
                                                 "hands": [None, "x", [{}], UNREADABLE]},
-                             {"players": [None, "x", [1, 2]]}),
+                             {"players": [None, "x", [1, 2]]}, fresh=True),
     "GET /stats": Spec("page"),
     "GET /leaderboard": Spec("page"),
     "GET /analysis": Spec("page", EXAMPLE, {
@@ -373,10 +374,19 @@ def test_hostile_requests_are_refused_saying_why_and_change_nothing(world: World
 
 
 def _with_a_new_guest(world: World) -> World:
+    """``world`` with a guest of its own and, for the requests without a session, an address of
+    its own (the budgets of pages without a session are their address's)."""
     guest = Web(world.server.url)
     csrf = re.search(r'name="csrf" value="([^"]+)"', guest.client.get("/profile").text)
     assert csrf is not None
-    return dataclasses.replace(world, guest=guest, csrf=csrf[1])
+    address = f"127.0.0.{next(_ADDRESSES)}"
+    anonymous = web_client(world.server.url, follow_redirects=False,
+                           transport=httpx.HTTPTransport(local_address=address))
+    return dataclasses.replace(world, guest=guest, csrf=csrf[1], anonymous=anonymous)
+
+
+_ADDRESSES = itertools.count(2)
+"""The loopback addresses (127.0.0.2 on) that fresh routes' requests without a session come from."""
 
 
 def _path(world: World, path: str, hostile: dict[str, str] | None = None) -> str:
