@@ -68,7 +68,10 @@ async def replay_data(request: Request) -> Response:
     found = await _finished(request)
     if found is None:
         return _error("no finished game of yours with that id", 404)
-    return JSONResponse(await request.app.state.coach_line.answer(_steps, found[0].record))
+    try:
+        return JSONResponse(await request.app.state.coach_line.answer(_steps, found[0].record))
+    except CoachBusy as busy:
+        return _error(str(busy), 503)
 
 
 async def replay_upload(request: Request) -> Response:
@@ -82,6 +85,8 @@ async def replay_upload(request: Request) -> Response:
         record = loads(body.decode("utf-8"))
         check_unicode_in(record)  # a lone surrogate (\ud800) could not be sent back
         return JSONResponse(await request.app.state.coach_line.answer(_steps, record))
+    except CoachBusy as busy:  # before OkginError: the record was not read, not refused
+        return _error(str(busy), 503)
     except UnicodeDecodeError:
         return _error("the record is not UTF-8 text", 400)
     except (OkginError, JSONBoundError) as error:
