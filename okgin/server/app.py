@@ -14,10 +14,11 @@ from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from okgin.errors import sentence
 from okgin.server.coach import statistics
 from okgin.server.coach.answers import coach_work
 from okgin.server.coach.line import CoachBusy, CoachLine
@@ -38,6 +39,7 @@ from okgin.server.pages.site import (
     rules_api,
 )
 from okgin.server.pages.tables import Latest, table_routes
+from okgin.server.pages.template import message
 from okgin.server.pages.tournaments import tournament_routes
 from okgin.server.players.abandonments import Abandonments
 from okgin.server.players.accounts import Accounts
@@ -199,9 +201,14 @@ def create_app(
     return app
 
 
-async def _coach_busy(_request: Request, error: Exception) -> Response:
-    """A page whose coach's work found the line full (``CoachLine``): nothing was worked out."""
-    return PlainTextResponse(f"{str(error).capitalize()}.\n", status_code=503, headers={"Retry-After": "2"})
+async def _coach_busy(request: Request, error: Exception) -> Response:
+    """A page whose coach's work found the line full (``CoachLine``): nothing was worked out. The
+    API's answer is JSON, a page's a page."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": "2"})
+    page = message(request, "The coach", sentence(str(error)), 503, error=True, coach=True)
+    page.headers["Retry-After"] = "2"
+    return page
 
 
 async def _store_failed(_request: Request, error: Exception) -> Response:

@@ -15,7 +15,9 @@ from okgin.advice import Analysis, analyse
 from okgin.advice.board import Position, PositionError, position_view, read_position
 from okgin.advice.review import action_words
 from okgin.advice.words import short
+from okgin.errors import sentence
 from okgin.rules import PRESETS
+from okgin.server.coach.line import CoachBusy
 from okgin.server.pages.template import render
 from okgin.server.players.sessions import player_or_address
 from okgin.server.tournaments.words import preset_name
@@ -72,5 +74,8 @@ async def analysis_page(request: Request) -> Response:
     except PositionError as error:
         return render(request, "analysis.html", 400, form=asked, presets=presets, shown=None,
                       error=f"This position cannot be analysed: {error}.")
+    except CoachBusy as busy:
+        return render(request, "analysis.html", 503, form=asked, presets=presets, shown=None,
+                      error=sentence(str(busy)))
     return render(request, "analysis.html", form=asked, presets=presets, shown=_shown(view, analysis),
                   error=None)

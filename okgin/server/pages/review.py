@@ -68,10 +68,7 @@ async def replay_data(request: Request) -> Response:
     found = await _finished(request)
     if found is None:
         return _error("no finished game of yours with that id", 404)
-    try:
-        return JSONResponse(await request.app.state.coach_line.answer(_steps, found[0].record))
-    except CoachBusy as busy:
-        return _error(str(busy), 503)
+    return JSONResponse(await request.app.state.coach_line.answer(_steps, found[0].record))
 
 
 async def replay_upload(request: Request) -> Response:

@@ -18,8 +18,10 @@ from okgin.advice.words import short
 from okgin.cards import DECK
 from okgin.puzzles.puzzle import shipped_by_id
 from okgin.server import create_app
+from okgin.server.coach.line import CoachLine
 from okgin.server.players.puzzle_store import PuzzleStore
 from okgin.server.store.storage import Store
+from okgin.server.wire.limits import Limits
 
 
 def shown(text: str) -> str:
@@ -87,11 +89,24 @@ def test_an_unknown_puzzle_is_404_and_a_post_without_the_form_token_is_refused(t
 
 
 def test_a_flood_of_puzzle_pages_is_held(tmp_path: Path) -> None:
-    browser = Browser(create_app(f"sqlite:///{tmp_path / 'games.db'}"))
+    # A budget of 3 that hardly refills: the default's refill (one every 2 s) made the count of
+    # refusals hang on how fast the pages were answered.
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", limits=Limits(analyses=0.001, analysis_burst=3))
+    browser = Browser(app)
     address = browser.go("GET", "/puzzles").headers["location"]
-    statuses = [browser.go("GET", address).status_code for _ in range(30)]
-    assert statuses[0] == 200 and statuses.count(429) >= 5
+    statuses = [browser.go("GET", address).status_code for _ in range(5)]
+    assert statuses == [200] * 3 + [429] * 2
     assert "Too many puzzles at once" in shown(browser.go("GET", address).text)
+
+
+def test_a_puzzle_asked_while_the_coachs_line_is_full_is_a_503_page_that_says_so(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}")
+    browser = Browser(app)
+    address = browser.go("GET", "/puzzles").headers["location"]
+    app.state.coach_line = CoachLine(waiting=-1)  # as if 12 questions already waited
+    busy = browser.go("GET", address)
+    assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
+    assert "The coach is busy with other players' questions: ask again in a moment." in shown(busy.text)
 
 
 def test_every_card_of_the_hand_is_shown_the_one_taken_this_turn_not_a_button(tmp_path: Path) -> None:
