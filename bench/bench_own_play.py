@@ -6,8 +6,8 @@ Plays ``--hands`` hands of the default rules with ``--level`` in both seats (han
 played from seed N: the hands of tests/engine/test_review.py's own-play test), reviews each from
 both seats, and prints the decisions judged, those the review calls mistakes (costing at least
 ``MISTAKE`` points) and their share. Issue 27 asks at most 3% for the levels that search their
-close moves (docs/coach.md). The suite checks `hard` on these 8 hands; `expert`'s case (some 100 s
-of CPU beside a loaded machine, the suite's dearest test) is measured here.
+close moves (docs/coach.md). The suite checks `hard` on these 8 hands; `expert`'s case (53 s of
+CPU on a quiet machine, 109 s in a loaded run of the suite, its dearest test) is measured here.
 """
 
 from __future__ import annotations
