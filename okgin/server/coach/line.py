@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from okgin.server.refusals import Code, WireError
@@ -54,18 +55,21 @@ class CoachLine:
         """From a worker thread: ``work(*args)`` in the coach's process, waited for. Raises
         CoachBusy (sending nothing) when ``waiting`` questions already wait."""
         with self._place():
-            return self._process.get().submit(work, *args).result()
+            return self._submit(work, *args).result()
 
     def run_background(self, work: Callable[..., T], *args: Any) -> T:
         """``run`` for work nobody waits for and that must not be lost (a finished game's
         statistics): it takes its turn however long the line, never refused."""
         with self._place(refusing=False):
-            return self._process.get().submit(work, *args).result()
+            return self._submit(work, *args).result()
 
     async def answer(self, work: Callable[..., T], *args: Any) -> T:
         """From the event loop: ``run``'s answer, awaited (no thread waits for it)."""
         with self._place():
-            return await asyncio.wrap_future(self._process.get().submit(work, *args))
+            return await asyncio.wrap_future(self._submit(work, *args))
+
+    def _submit(self, work: Callable[..., T], *args: Any) -> Future[T]:
+        return self._process.get().submit(work, *args)
 
     @contextlib.contextmanager
     def _place(self, refusing: bool = True) -> Iterator[None]:
