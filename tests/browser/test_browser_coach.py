@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from browser_play import ending_button, mouse_turn, moved, next_hand, progress, wait_my_move
-from conftest import FAST, game_page, shot
+from conftest import FAST, game_page, new_context, shot
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
 from stored_games import store_record
@@ -240,3 +240,29 @@ def test_the_statistics_page_after_several_games(browser: Browser, server: Serve
     shot(page, "statistics")
     page.close()
     assert not blocked, blocked
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (375, 740), (740, 360)])
+def test_the_analysis_boards_answer_is_in_view_after_a_tap_on_a_phone(
+    browser: Browser, server: ServerProcess, width: int, height: int
+) -> None:
+    """On a phone the board's form fills the screen and more: after a tap on Analyse, what came
+    back (the refusal that says what was wrong, or the coach's analysis) is in the window, not
+    below the form where the player would have to know to look for it."""
+    phone = {"viewport": {"width": width, "height": height}, "has_touch": True, "is_mobile": True}
+    context = new_context(browser, **phone)
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/analysis")
+        page.fill("input[name=hand]", "2C 3C 4C 7D 8D 9D KH KS QC 5H XX")
+        page.get_by_role("button", name="Analyse").tap()
+        error = page.locator("#board-error")
+        expect(error).to_contain_text("cannot be analysed")
+        expect(error).to_be_in_viewport()
+        page.fill("input[name=hand]", "2C 3C 4C 7D 8D 9D KH KS QC 5H 6S")
+        page.get_by_role("button", name="Analyse").tap()
+        expect(page.locator("#board-title")).to_have_text("The coach's analysis")
+        expect(page.locator("#board-title")).to_be_in_viewport()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()

@@ -29,7 +29,7 @@ def shown(text: str) -> str:
 def test_a_typed_position_gets_the_coachs_analysis_and_a_link_that_shares_it(tmp_path: Path) -> None:
     browser = Browser(create_app(f"sqlite:///{tmp_path / 'games.db'}"))
     empty = browser.go("GET", "/analysis")
-    assert empty.status_code == 200 and 'name="moves"' in empty.text and "board-analysis" not in empty.text
+    assert empty.status_code == 200 and 'name="moves"' in empty.text and "id=board-analysis" not in empty.text
     hand = played("oklahoma", 4, 9)
     seat = hand.to_act or 0
     address = "/analysis?" + urlencode(fields_of(hand, seat))

@@ -55,7 +55,7 @@ function linkBoard(played, at) {
   link.href = "/analysis?" + new URLSearchParams({
     rules: data.rules, players: String(data.players), target: String(data.target), seat: String(seat), dealer: String(played.dealer),
     upcard: played.upcard, hand: at.hands[seat].join(" "), moves: moves.join("\n"), scores: played.scores.join(" "),
-  });
+  }) + "#board-analysis";
   link.textContent = `Analyse this position for ${data.names[seat]} on the board`;
 }
 
