@@ -202,11 +202,12 @@ def create_app(
 
 
 async def _coach_busy(request: Request, error: Exception) -> Response:
-    """A page whose coach's work found the line full (``CoachLine``): nothing was worked out. The
-    API's answer is JSON, a page's a page."""
+    """A page whose coach's work found the line full or its asker's share taken (``CoachLine``):
+    nothing was worked out. The API's answer is JSON, a page's a page."""
+    status = error.status if isinstance(error, CoachBusy) else 503
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": "2"})
-    page = message(request, "The coach", sentence(str(error)), 503, error=True, coach=True)
+        return JSONResponse({"error": str(error)}, status_code=status, headers={"Retry-After": "2"})
+    page = message(request, "The coach", sentence(str(error)), status, error=True, coach=True)
     page.headers["Retry-After"] = "2"
     return page
 

@@ -22,19 +22,19 @@ Work = Callable[[], dict[str, Any]]
 
 
 def coach_work(
-    line: CoachLine, match: Match, names: Sequence[str], seat: int, kind: str, ident: int | None,
-    data: Mapping[str, Any],
+    line: CoachLine, asker: str, match: Match, names: Sequence[str], seat: int, kind: str,
+    ident: int | None, data: Mapping[str, Any],
 ) -> Work:
     """The answer to a ``hint``, ``advice`` or ``review`` message (``kind``, its id and its
-    fields) for ``seat``, to run in a thread; a review in ``line`` (it raises CoachBusy when that
-    is full).
+    fields) for ``seat``, to run in a thread; a review in ``line`` as ``asker``'s (it raises
+    CoachBusy when that is full or holds the asker's share).
 
     Raises ProtocolError at once for a review of a hand that is not over."""
     names = list(names)
     if kind == "review":
         number = _hand_number(match, data)
         # Pickled here, under the room's lock: the match moves on once the lock is let go.
-        return functools.partial(line.run, _review_of, pickle.dumps(match), seat, number, names, ident)
+        return functools.partial(line.run, asker, _review_of, pickle.dumps(match), seat, number, names, ident)
     build = hint_message if kind == "hint" else advice_message
     return functools.partial(build, match.view(seat), names, ident)
 

@@ -13,7 +13,10 @@ fifty people may ask at once.)
 The process is spawned on the first question (as the thinking processes are). A question waits
 for its turn in that process's queue; past ``WAITING`` questions in line, another is refused as
 busy, with nothing worked out and nothing changed (a page asks again a second later, as when it
-is rate-limited). The work is a module-level function of its arguments alone (pickled there).
+is rate-limited). Each question names who asks (a player, an address without a session, a seat
+at a table): one asker holds at most ``EACH`` places, so a flooder is refused past its share
+and cannot keep the others out. The work is a module-level function of its arguments alone
+(pickled there).
 """
 
 from __future__ import annotations
@@ -32,57 +35,75 @@ T = TypeVar("T")
 
 WAITING = 12
 """Questions that may wait for the coach while it works on another."""
+EACH = 3
+"""Questions one asker may have in the line (working and waiting): a person waits for one
+answer at a time, a second tab or a page asking again makes two or three."""
 
 
 class CoachBusy(WireError):
-    """The coach's line is full: nothing was worked out; ask again in a moment."""
+    """The coach's line is full (``status`` 503), or holds the asker's share (429): nothing was
+    worked out; ask again in a moment."""
 
-    def __init__(self) -> None:
-        super().__init__("the coach is busy with other players' questions: ask again in a moment",
-                         Code.RATE_LIMITED)
+    def __init__(self, reason: str = "the coach is busy with other players' questions",
+                 status: int = 503) -> None:
+        super().__init__(f"{reason}: ask again in a moment", Code.RATE_LIMITED)
+        self.status = status
 
 
 class CoachLine:
-    """One answer at a time in the coach's process, at most ``waiting`` more in line."""
+    """One answer at a time in the coach's process, at most ``waiting`` more in line and at
+    most ``each`` of one asker's."""
 
-    def __init__(self, waiting: int = WAITING) -> None:
+    def __init__(self, waiting: int = WAITING, each: int = EACH) -> None:
         self.waiting = waiting
+        self.each = each
         self._process = SpawnedPool(1)
         self._counting = threading.Lock()
         self._asked = 0  # working and waiting
+        self._by: dict[str, int] = {}  # the same, by asker (none kept at 0)
 
-    def run(self, work: Callable[..., T], *args: Any) -> T:
+    def run(self, asker: str, work: Callable[..., T], *args: Any) -> T:
         """From a worker thread: ``work(*args)`` in the coach's process, waited for. Raises
-        CoachBusy (sending nothing) when ``waiting`` questions already wait."""
-        with self._place():
+        CoachBusy (sending nothing) when ``waiting`` questions already wait or ``asker``
+        already has ``each`` in the line."""
+        with self._place(asker):
             return self._submit(work, *args).result()
 
     def run_background(self, work: Callable[..., T], *args: Any) -> T:
         """``run`` for work nobody waits for and that must not be lost (a finished game's
         statistics): it takes its turn however long the line, never refused."""
-        with self._place(refusing=False):
+        with self._place(None):
             return self._submit(work, *args).result()
 
-    async def answer(self, work: Callable[..., T], *args: Any) -> T:
+    async def answer(self, asker: str, work: Callable[..., T], *args: Any) -> T:
         """From the event loop: ``run``'s answer, awaited (no thread waits for it)."""
-        with self._place():
+        with self._place(asker):
             return await asyncio.wrap_future(self._submit(work, *args))
 
     def _submit(self, work: Callable[..., T], *args: Any) -> Future[T]:
         return self._process.get().submit(work, *args)
 
     @contextlib.contextmanager
-    def _place(self, refusing: bool = True) -> Iterator[None]:
-        """A place in the line for one question, given back when it is answered or fails."""
+    def _place(self, asker: str | None) -> Iterator[None]:
+        """A place in the line for one question of ``asker`` (None: never refused), given back
+        when it is answered or fails."""
         with self._counting:
-            if refusing and self._asked > self.waiting:
-                raise CoachBusy()
+            if asker is not None:
+                if self._by.get(asker, 0) >= self.each:
+                    raise CoachBusy(f"you have {self.each} questions waiting for the coach already", 429)
+                if self._asked > self.waiting:
+                    raise CoachBusy()
+                self._by[asker] = self._by.get(asker, 0) + 1
             self._asked += 1
         try:
             yield
         finally:
             with self._counting:
                 self._asked -= 1
+                if asker is not None:
+                    self._by[asker] -= 1
+                    if not self._by[asker]:
+                        del self._by[asker]
 
     @property
     def asked(self) -> int:

@@ -70,12 +70,13 @@ async def analysis_page(request: Request) -> Response:
                       error="too many positions analysed: wait a few seconds")
     try:
         position = read_position(asked)
-        view, analysis = await request.app.state.coach_line.answer(_analysed, position)
+        asker = player_or_address(request)
+        view, analysis = await request.app.state.coach_line.answer(asker, _analysed, position)
     except PositionError as error:
         return render(request, "analysis.html", 400, form=asked, presets=presets, shown=None,
                       error=f"This position cannot be analysed: {error}.")
     except CoachBusy as busy:
-        return render(request, "analysis.html", 503, form=asked, presets=presets, shown=None,
+        return render(request, "analysis.html", busy.status, form=asked, presets=presets, shown=None,
                       error=sentence(str(busy)))
     return render(request, "analysis.html", form=asked, presets=presets, shown=_shown(view, analysis),
                   error=None)

@@ -63,7 +63,8 @@ async def _figures(request: Request, store: PuzzleStore, player: str | None,
     """A puzzle page's figures: read from the store in a worker thread, the coach's part in its
     line (``CoachLine``); None: no such puzzle."""
     read = await anyio.to_thread.run_sync(_read, store, player, puzzle_id)
-    return None if read is None else await request.app.state.coach_line.answer(_shown, *read)
+    return None if read is None else await request.app.state.coach_line.answer(
+        player_or_address(request), _shown, *read)
 
 
 def _read(store: PuzzleStore, player: str | None,

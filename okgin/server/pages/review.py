@@ -68,7 +68,8 @@ async def replay_data(request: Request) -> Response:
     found = await _finished(request)
     if found is None:
         return _error("no finished game of yours with that id", 404)
-    return JSONResponse(await request.app.state.coach_line.answer(_steps, found[0].record))
+    line = request.app.state.coach_line
+    return JSONResponse(await line.answer(player_or_address(request), _steps, found[0].record))
 
 
 async def replay_upload(request: Request) -> Response:
@@ -81,9 +82,10 @@ async def replay_upload(request: Request) -> Response:
     try:
         record = loads(body.decode("utf-8"))
         check_unicode_in(record)  # a lone surrogate (\ud800) could not be sent back
-        return JSONResponse(await request.app.state.coach_line.answer(_steps, record))
+        line = request.app.state.coach_line
+        return JSONResponse(await line.answer(player_or_address(request), _steps, record))
     except CoachBusy as busy:  # before OkginError: the record was not read, not refused
-        return _error(str(busy), 503)
+        return _error(str(busy), busy.status)
     except UnicodeDecodeError:
         return _error("the record is not UTF-8 text", 400)
     except (OkginError, JSONBoundError) as error:
@@ -116,9 +118,10 @@ async def review_page(request: Request) -> Response:
         return _refused(request, f"no seat {seat}: the game had {seats}", 400)
     number = 1 if hand is None else hand
     try:
-        review, names, count = await request.app.state.coach_line.answer(_review, game.record, number, seat)
+        review, names, count = await request.app.state.coach_line.answer(
+            player_or_address(request), _review, game.record, number, seat)
     except CoachBusy as busy:
-        return _refused(request, str(busy), 503)
+        return _refused(request, str(busy), busy.status)
     except OkginError as error:  # no such hand
         return _refused(request, str(error), 400)
     players: Players = request.app.state.players

@@ -27,10 +27,11 @@ from okgin.server.store.storage import Store
 PROCESS = f"{os.getpid()}-{random.getrandbits(32):08x}"
 """This process among the others serving the same rooms (in the broker's messages, the leases)."""
 
-CoachWork = Callable[[Match, Sequence[str], int, str, "int | None", Mapping[str, Any]],
+CoachWork = Callable[[str, Match, Sequence[str], int, str, "int | None", Mapping[str, Any]],
                      Callable[[], dict[str, Any]]]
-"""The coach's answer to a hint, advice or review (read under the room's lock; the slow part
-returned, to run in a thread after it): the coach sits above the rooms and is handed in."""
+"""The coach's answer to a hint, advice or review, asked by a seat (named as one asker of the
+coach's line; read under the room's lock; the slow part returned, to run in a thread after
+it): the coach sits above the rooms and is handed in."""
 
 
 def _nothing(*_args: Any) -> None:

@@ -85,7 +85,8 @@ class TableCommands:
             game = self.game
             if game is None:
                 raise RoomError("the game has not started")
-            work = self.services.coach(game.match, self.room.names, seat, kind, ident, data)
+            asker = f"seat {seat} of table {self.room.code}"
+            work = self.services.coach(asker, game.match, self.room.names, seat, kind, ident, data)
         return await anyio.to_thread.run_sync(work)
 
     async def say(self, seat: int, phrase: str) -> None:

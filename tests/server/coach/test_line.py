@@ -47,8 +47,8 @@ def line() -> Iterator[CoachLine]:
 
 
 def test_answers_are_worked_out_in_a_process_of_their_own(line: CoachLine) -> None:
-    assert line.run(where) != os.getpid()
-    assert run(line.answer(str.upper, "from the loop")) == "FROM THE LOOP"
+    assert line.run("ann", where) != os.getpid()
+    assert run(line.answer("ann", str.upper, "from the loop")) == "FROM THE LOOP"
     assert line.asked == 0
 
 
@@ -57,25 +57,57 @@ def test_past_the_lines_length_a_question_is_refused_as_busy_and_not_sent(
 ) -> None:
     released = str(tmp_path / "released")
     answers: list[str] = []
-    threads = [threading.Thread(target=lambda n=name: answers.append(line.run(held_until, released, n)))
+    threads = [threading.Thread(target=lambda n=name: answers.append(line.run(n, held_until, released, n)))
                for name in "abc"]
     for thread in threads:
         thread.start()
     _until(lambda: line.asked == 3)  # one working, two waiting: the line is full
     with pytest.raises(CoachBusy) as refused:
-        line.run(held_until, released, "d")
+        line.run("d", held_until, released, "d")
     assert refused.value.code == Code.RATE_LIMITED and "the coach is busy" in str(refused.value)
     Path(released).touch()
     for thread in threads:
         thread.join(30)
     assert sorted(answers) == ["a", "b", "c"] and line.asked == 0  # "d" was never worked out
-    assert line.run(str.upper, "free again") == "FREE AGAIN"
+    assert line.run("d", str.upper, "free again") == "FREE AGAIN"
+
+
+def test_one_asker_holds_at_most_its_share_of_the_line_and_the_others_still_get_in(tmp_path: Path) -> None:
+    """A flooder who keeps asking is refused past its share (one working, two waiting), with a
+    sentence that says so; another player's question still gets a place, where before the
+    flooder's twelve filled the line and everyone was refused as busy."""
+    line = CoachLine()
+    released = str(tmp_path / "released")
+    answers: list[str] = []
+    try:
+        def ask(asker: str, name: str) -> None:
+            answers.append(line.run(asker, held_until, released, name))
+
+        threads = [threading.Thread(target=ask, args=("flooder", name)) for name in "abc"]
+        for thread in threads:
+            thread.start()
+        _until(lambda: line.asked == 3)
+        for _ in range(20):
+            with pytest.raises(CoachBusy) as refused:
+                line.run("flooder", held_until, released, "d")
+            assert refused.value.code == Code.RATE_LIMITED
+            assert str(refused.value).startswith("you have 3 questions waiting for the coach")
+        other = threading.Thread(target=ask, args=("another player", "e"))
+        other.start()
+        _until(lambda: line.asked == 4)  # in line behind the flooder's, not refused
+        Path(released).touch()
+        for thread in [*threads, other]:
+            thread.join(30)
+        assert sorted(answers) == ["a", "b", "c", "e"] and line.asked == 0
+        assert line.run("flooder", str.upper, "once answered, again") == "ONCE ANSWERED, AGAIN"
+    finally:
+        line.close()
 
 
 def test_an_answer_that_fails_gives_its_place_back(line: CoachLine) -> None:
     with pytest.raises(ZeroDivisionError):
-        line.run(divmod, 1, 0)
-    assert line.asked == 0 and line.run(len, "abc") == 3
+        line.run("ann", divmod, 1, 0)
+    assert line.asked == 0 and line.run("ann", len, "abc") == 3
 
 
 def test_a_finished_games_statistics_wait_their_turn_however_long_the_line(
@@ -84,7 +116,7 @@ def test_a_finished_games_statistics_wait_their_turn_however_long_the_line(
     """Statistics nobody waits for are never refused (they would be lost): with the line full,
     they wait; the rows written are those worked out without the line."""
     released = str(tmp_path / "released")
-    held = [threading.Thread(target=line.run, args=(held_until, released, name)) for name in "abc"]
+    held = [threading.Thread(target=line.run, args=(name, held_until, released, name)) for name in "abc"]
     for thread in held:
         thread.start()
     _until(lambda: line.asked == 3)  # full: a question now would be refused
