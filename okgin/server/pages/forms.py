@@ -26,6 +26,8 @@ from okgin.server.wire.jsonbound import JSONBoundError, loads
 
 MAX_FORM = 4096
 """The largest form body read (the profile's forms are a few fields)."""
+MAX_FIELDS = 20
+"""The most fields a form may have (ours have a handful)."""
 MAX_JSON = 16_384
 """The largest JSON body read (a passkey's answer is about a kilobyte)."""
 
@@ -97,10 +99,14 @@ async def read_form(request: Request) -> tuple[Session, dict[str, str]]:
     session = _checked_session(request)
     body = await _body(request, MAX_FORM)
     try:
-        parsed = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20)
-        fields = {key: values[0] for key, values in parsed.items()}
-    except (UnicodeDecodeError, ValueError):
-        raise FormRefused("the form could not be read", 400) from None
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormRefused("the form is not UTF-8 text", 400) from None
+    try:
+        parsed = parse_qs(text, keep_blank_values=True, max_num_fields=MAX_FIELDS)
+    except ValueError:  # parse_qs's only refusal here: too many fields
+        raise FormRefused(f"the form has more than {MAX_FIELDS} fields", 400) from None
+    fields = {key: values[0] for key, values in parsed.items()}
     if not hmac.compare_digest(fields.get("csrf", "").encode(), session.csrf.encode()):
         raise FormRefused("the form is out of date: open the page again")
     return session, fields

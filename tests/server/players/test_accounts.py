@@ -328,6 +328,25 @@ def test_a_weak_password_makes_no_account(app: Starlette, db: Path, password: st
         assert connection.execute("SELECT count(*) FROM accounts").fetchone() == (0,)
 
 
+@pytest.mark.parametrize("extra,why", [
+    (b"&username=ann&password=\xff\xfe", "the form is not UTF-8 text"),
+    (b"&a=1" * 30, "the form has more than 20 fields"),
+])
+def test_a_form_that_cannot_be_read_says_why_and_makes_nothing(
+    app: Starlette, db: Path, extra: bytes, why: str,
+) -> None:
+    """A form whose body is not UTF-8, or has more fields than any form of ours, is refused with
+    what was wrong with it (before, both got "the form could not be read")."""
+    ann = Browser(app)
+    ann.go("GET", "/")
+    body = f"csrf={ann.csrf()}".encode() + extra
+    answer = ann.go("POST", "/account/create", content=body,
+                    headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert answer.status_code == 400 and sentence(why) in answer.text
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT count(*) FROM accounts").fetchone() == (0,)
+
+
 def test_deleting_the_account_leaves_no_personal_row_and_the_game_for_the_other(
     app: Starlette, db: Path,
 ) -> None:
