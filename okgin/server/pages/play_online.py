@@ -55,16 +55,18 @@ def _join(pool: Matchmaker, session: Session, _seeker: str, body: dict[str, obje
     opponents or not (``bots``, kept for next time; absent: no); a player with no name yet keeps
     the one typed, as sitting at a table does. A bot account is refused: it seeks through the API."""
     typed = body.get("name")
+    if typed is not None and not isinstance(typed, str):
+        raise PoolError('"name" is text: the name the other players see at the table')
     bots = body.get("bots", False)
     if not isinstance(bots, bool):
         raise PoolError('"bots" is true or false: may computer players written by others sit with you?')
     if BotAccounts(players.engine).is_bot(session.player):
         raise PoolError("a bot account seeks through the API (POST /api/pool/seek), not this page")
-    name = clean_name(typed if isinstance(typed, str) and typed.strip() else session.name or "Guest")
+    name = clean_name(typed if typed and typed.strip() else session.name or "Guest")
     seeker = pool.join(session.player, name, body.get("rules"), body.get("seats"), bots=bots,
                        key=body.get("key"))
     players.choose_bots(session.player, bots)
-    if session.name is None and isinstance(typed, str) and typed.strip():
+    if session.name is None and typed and typed.strip():
         players.name_once(session.player, name)
     return pool.status(seeker, seeker.joined)
 

@@ -173,7 +173,7 @@ ROUTES: dict[str, Spec] = {
     "GET /play-online": Spec("page"),
     "POST /play-online/seek": Spec("json", {"rules": "oklahoma", "seats": 2}, {
         "rules": [None, 1, [], {}, "x" * 1500, "poker"], "seats": [None, "2", 1.5, True, -1, 5, 10 ** 20],
-        "name": ["x" * 1500, "\x00"], "bots": [1, "yes", []]}, fresh=True),
+        "name": ["x" * 1500, "\x00", 7, ["Ann"], {}], "bots": [1, "yes", []]}, fresh=True),
     "POST /play-online/seek/{seeker:id}": Spec("json", fresh=True),
     "POST /play-online/seek/{seeker:id}/cancel": Spec("json", fresh=True),
     "POST /play-online/seek/{seeker:id}/computer": Spec("json", fresh=True),

@@ -85,7 +85,9 @@ def test_a_seek_without_our_page_or_its_token_is_refused_and_joins_nobody(site: 
 
 @pytest.mark.parametrize("body", [{"rules": "gin", "seats": 3}, {"rules": "oklahoma-multiplayer", "seats": 2},
                                   {"rules": "house", "seats": 2}, {"rules": "gin", "seats": True},
-                                  {"rules": "gin", "seats": 2, "name": "x" * 21}, {"seats": 2}])
+                                  {"rules": "gin", "seats": 2, "name": "x" * 21}, {"seats": 2},
+                                  {"rules": "gin", "seats": 2, "name": 7},
+                                  {"rules": "gin", "seats": 2, "name": ["Ann"]}])
 def test_a_choice_not_offered_or_a_bad_name_is_refused_with_the_reason(
         site: ServerProcess, body: dict[str, object]) -> None:
     web = browser(site)
@@ -93,7 +95,8 @@ def test_a_choice_not_offered_or_a_bad_name_is_refused_with_the_reason(
     answer = web.post("/play-online/seek", json=body)
     assert answer.status_code == 400
     assert "Play online offers: oklahoma-big-gin with 2" in answer.json()["error"] or \
-        "name must be 1 to 20" in answer.json()["error"]
+        "name must be 1 to 20" in answer.json()["error"] or \
+        answer.json()["error"] == '"name" is text: the name the other players see at the table'
     assert seekers(site) == before
 
 
