@@ -399,6 +399,14 @@ def _path(world: World, path: str, hostile: dict[str, str] | None = None) -> str
 def _send(world: World, client: httpx.Client, method: str, path: str, what: str, refused: bool,
           **options: Any) -> httpx.Response:
     answer = client.request(method, path, **options)
+    if answer.status_code == 429 and client is world.guest.client and method == "GET":
+        # The guest's budget for the coach's work is spent (a page of the analysis board or a
+        # puzzle): a new guest asks the same, so that its fields are read, not answered 429 unread.
+        fresh = Web(world.server.url).client
+        try:
+            answer = fresh.request(method, path, **options)
+        finally:
+            fresh.close()
     if client is world.anonymous:
         client.cookies.clear()  # a page makes a guest: the program stays without a session
     checked(answer, what, refused)
