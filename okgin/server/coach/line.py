@@ -10,13 +10,14 @@ A finished game's statistics (a review of each of its hands) take their turn too
 (``run_background``). (Hints and advice, tens of milliseconds each, stay in the server's threads:
 fifty people may ask at once.)
 
-The process is spawned on the first question (as the thinking processes are). A question waits
-for its turn in that process's queue; past ``WAITING`` questions in line, another is refused as
-busy, with nothing worked out and nothing changed (a page asks again a second later, as when it
-is rate-limited). Each question names who asks (a player, an address without a session, a seat
-at a table): one asker holds at most ``EACH`` places, so a flooder is refused past its share
-and cannot keep the others out. The work is a module-level function of its arguments alone
-(pickled there).
+The process is spawned on the first question (as the thinking processes are) and let go after
+``IDLE`` seconds without one (some 100 MB a server process; the next question spawns it again).
+A question waits for its turn in that process's queue; past ``WAITING`` questions in line,
+another is refused as busy, with nothing worked out and nothing changed (a page asks again a
+second later, as when it is rate-limited). Each question names who asks (a player, an address
+without a session, a seat at a table): one asker holds at most ``EACH`` places, so a flooder is
+refused past its share and cannot keep the others out. The work is a module-level function of
+its arguments alone (pickled there).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ T = TypeVar("T")
 
 WAITING = 12
 """Questions that may wait for the coach while it works on another."""
+IDLE = 600.0
+"""Seconds with the line empty after which the coach's process is let go."""
 EACH = 3
 """Questions one asker may have in the line (working and waiting): a person waits for one
 answer at a time, a second tab or a page asking again makes two or three."""
@@ -54,13 +57,15 @@ class CoachLine:
     """One answer at a time in the coach's process, at most ``waiting`` more in line and at
     most ``each`` of one asker's."""
 
-    def __init__(self, waiting: int = WAITING, each: int = EACH) -> None:
+    def __init__(self, waiting: int = WAITING, each: int = EACH, idle: float = IDLE) -> None:
         self.waiting = waiting
         self.each = each
+        self.idle = idle
         self._process = SpawnedPool(1)
         self._counting = threading.Lock()
         self._asked = 0  # working and waiting
         self._by: dict[str, int] = {}  # the same, by asker (none kept at 0)
+        self._idle_timer: threading.Timer | None = None
 
     def run(self, asker: str, work: Callable[..., T], *args: Any) -> T:
         """From a worker thread: ``work(*args)`` in the coach's process, waited for. Raises
@@ -104,6 +109,29 @@ class CoachLine:
                     self._by[asker] -= 1
                     if not self._by[asker]:
                         del self._by[asker]
+                if not self._asked:
+                    self._let_go_later()
+
+    def _let_go_later(self) -> None:
+        """(Holding ``_counting``, the line empty.) Let the process go ``idle`` seconds from now
+        unless a question comes first."""
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        self._idle_timer = threading.Timer(self.idle, self._let_go)
+        self._idle_timer.daemon = True
+        self._idle_timer.start()
+
+    def _let_go(self) -> None:
+        """The process is closed only while the line is empty: a question counts itself in the
+        line before it asks for the process, under the same lock."""
+        with self._counting:
+            if not self._asked:
+                self._process.close()
+
+    @property
+    def running(self) -> bool:
+        """Whether the coach's process is there (spawned and not let go)."""
+        return self._process.made
 
     @property
     def asked(self) -> int:
@@ -111,4 +139,7 @@ class CoachLine:
         return self._asked
 
     def close(self) -> None:
+        with self._counting:
+            if self._idle_timer is not None:
+                self._idle_timer.cancel()
         self._process.close()

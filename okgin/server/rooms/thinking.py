@@ -63,6 +63,11 @@ class SpawnedPool:
                 self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
             return self._pool
 
+    @property
+    def made(self) -> bool:
+        """Whether the pool is there (made and not closed since)."""
+        return self._pool is not None
+
     def close(self) -> None:
         with self._making:
             if self._pool is not None:

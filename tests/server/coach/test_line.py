@@ -104,6 +104,31 @@ def test_one_asker_holds_at_most_its_share_of_the_line_and_the_others_still_get_
         line.close()
 
 
+def test_the_process_is_let_go_once_the_line_is_idle_and_spawned_again_for_the_next_question(
+    tmp_path: Path,
+) -> None:
+    """Some 100 MB a server process are given back when nobody asks the coach; a question longer
+    than the idle time keeps its process, and the next question after the let-go is answered by
+    a new one."""
+    line = CoachLine(idle=0.2)
+    released = str(tmp_path / "released")
+    try:
+        first = line.run("ann", where)
+        _until(lambda: not line.running)
+        held = threading.Thread(target=line.run, args=("ann", held_until, released, "slow"))
+        held.start()
+        _until(lambda: line.running and line.asked == 1)
+        time.sleep(0.6)  # three idle times, the question still working
+        assert line.running and line.asked == 1
+        Path(released).touch()
+        held.join(30)
+        second = line.run("bob", where)
+        assert second not in (first, os.getpid())
+        _until(lambda: not line.running)
+    finally:
+        line.close()
+
+
 def test_an_answer_that_fails_gives_its_place_back(line: CoachLine) -> None:
     with pytest.raises(ZeroDivisionError):
         line.run("ann", divmod, 1, 0)
