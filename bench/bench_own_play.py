@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_own_play.py [--level expert] [--hands 8]
 
 Plays ``--hands`` hands of the default rules with ``--level`` in both seats (hand N dealt and
-played from seed N: the hands of tests/engine/test_review.py's own-play test), reviews each from
+played from seed N: the hands of tests/advice/test_review.py's own-play test), reviews each from
 both seats, and prints the decisions judged, those the review calls mistakes (costing at least
 ``MISTAKE`` points) and their share. Issue 27 asks at most 3% for the levels that search their
 close moves (docs/coach.md). The suite checks `hard` on these 8 hands; `expert`'s case (53 s of
@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "engine"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "advice"))
 
 from test_review import hard_hand
 

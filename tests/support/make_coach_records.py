@@ -1,4 +1,4 @@
-"""Makes the records tests/engine/test_review.py and tests/engine/test_advice.py read (run it to remake them).
+"""Makes the records tests/advice/test_review.py and tests/advice/test_advice.py read (run it to remake them).
 
 Both seats play `normal` on seeded deals; at one chosen decision seat 0's move is
 replaced by a blunder (or play stops at a position the tests look at), and the record is saved.
