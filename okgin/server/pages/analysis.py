@@ -18,6 +18,7 @@ from okgin.advice.words import short
 from okgin.errors import sentence
 from okgin.rules import PRESETS
 from okgin.server.coach.line import CoachBusy
+from okgin.server.pages.coach_asking import ask_coach
 from okgin.server.pages.template import render
 from okgin.server.players.sessions import player_or_address
 from okgin.server.tournaments.words import preset_name
@@ -70,8 +71,7 @@ async def analysis_page(request: Request) -> Response:
                       error="too many positions analysed: wait a few seconds")
     try:
         position = read_position(asked)
-        asker = player_or_address(request)
-        view, analysis = await request.app.state.coach_line.answer(asker, _analysed, position)
+        view, analysis = await ask_coach(request, _analysed, position)
     except PositionError as error:
         return render(request, "analysis.html", 400, form=asked, presets=presets, shown=None,
                       error=f"This position cannot be analysed: {error}.")

@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Route
 
 from okgin.errors import sentence
 from okgin.puzzles.puzzle import Puzzle
+from okgin.server.pages.coach_asking import ask_coach
 from okgin.server.pages.forms import FormRefused, read_form
 from okgin.server.pages.puzzle_body import choices, explained, table
 from okgin.server.pages.template import message, render
@@ -63,8 +64,7 @@ async def _figures(request: Request, store: PuzzleStore, player: str | None,
     """A puzzle page's figures: read from the store in a worker thread, the coach's part in its
     line (``CoachLine``); None: no such puzzle."""
     read = await anyio.to_thread.run_sync(_read, store, player, puzzle_id)
-    return None if read is None else await request.app.state.coach_line.answer(
-        player_or_address(request), _shown, *read)
+    return None if read is None else await ask_coach(request, _shown, *read)
 
 
 def _read(store: PuzzleStore, player: str | None,

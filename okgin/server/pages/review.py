@@ -13,6 +13,7 @@ from okgin.advice.review import HandReview, review_match
 from okgin.errors import OkginError, sentence
 from okgin.record import loads, replay
 from okgin.server.coach.line import CoachBusy
+from okgin.server.pages.coach_asking import ask_coach
 from okgin.server.pages.review_body import mistakes, review_lead
 from okgin.server.pages.template import message, render
 from okgin.server.players.access import shown_from
@@ -68,8 +69,7 @@ async def replay_data(request: Request) -> Response:
     found = await _finished(request)
     if found is None:
         return _error("no finished game of yours with that id", 404)
-    line = request.app.state.coach_line
-    return JSONResponse(await line.answer(player_or_address(request), _steps, found[0].record))
+    return JSONResponse(await ask_coach(request, _steps, found[0].record))
 
 
 async def replay_upload(request: Request) -> Response:
@@ -82,8 +82,7 @@ async def replay_upload(request: Request) -> Response:
     try:
         record = loads(body.decode("utf-8"))
         check_unicode_in(record)  # a lone surrogate (\ud800) could not be sent back
-        line = request.app.state.coach_line
-        return JSONResponse(await line.answer(player_or_address(request), _steps, record))
+        return JSONResponse(await ask_coach(request, _steps, record))
     except CoachBusy as busy:  # before OkginError: the record was not read, not refused
         return _error(str(busy), busy.status)
     except UnicodeDecodeError:
@@ -118,8 +117,7 @@ async def review_page(request: Request) -> Response:
         return _refused(request, f"no seat {seat}: the game had {seats}", 400)
     number = 1 if hand is None else hand
     try:
-        review, names, count = await request.app.state.coach_line.answer(
-            player_or_address(request), _review, game.record, number, seat)
+        review, names, count = await ask_coach(request, _review, game.record, number, seat)
     except CoachBusy as busy:
         return _refused(request, str(busy), busy.status)
     except OkginError as error:  # no such hand
