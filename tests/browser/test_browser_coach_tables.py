@@ -8,7 +8,7 @@ import pytest
 from browser_play import wait_my_move
 from playwright.sync_api import Browser, Page, expect
 from server_process import ServerProcess
-from test_browser_rooms import WAIT, open_page
+from test_browser_rooms import WAIT, open_page, open_play_with_friends
 from test_browser_tournament import fill_swiss, join, person
 
 HINT = "#actions button:text-is('Hint')"
@@ -17,7 +17,7 @@ HINT = "#actions button:text-is('Hint')"
 def _room_with_a_computer(browser: Browser, server: ServerProcess, errors: list[str], coach: bool) -> Page:
     """Ann's room of two (the coach allowed or not), a computer player in the other seat, started."""
     host = open_page(browser, server.url, errors)
-    host.click("#play-friends")
+    open_play_with_friends(host)
     host.fill("#friends-name", "Ann")
     host.select_option("#friends-seats", "2")
     if coach:

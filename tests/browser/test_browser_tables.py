@@ -16,7 +16,7 @@ from conftest import new_context, shot
 from playwright.sync_api import Browser, Page, expect
 from scripted_client import assert_fair
 from server_process import ServerProcess
-from test_browser_rooms import OPENED, open_page
+from test_browser_rooms import OPENED, open_page, open_play_with_friends
 
 RULES = {"preset": "oklahoma", "target": 10}
 INSIDE_ITS_SCORE = """el => { const o = el.getBoundingClientRect();
@@ -44,7 +44,7 @@ def _open_table(
 ) -> tuple[Page, str]:
     """Ann makes a table for ``seats`` and ticks Open table; her page and the room's code."""
     host = open_page(browser, server.url, errors, rules=RULES)
-    host.click("#play-friends")
+    open_play_with_friends(host)
     host.fill("#friends-name", "Ann")
     host.select_option("#friends-seats", str(seats))
     host.check("#friends-public")
